@@ -1,0 +1,41 @@
+#!/bin/bash
+# Export the series from a kernel git tree back into patches/ (git format-patch).
+#
+# Usage: scripts/export-series.sh SRC
+#   Exports base..ioremap-ram of SRC (the tree `make edit` prepared) as
+#   patches/NNNN-*.patch with a cover letter whose subject and blurb come
+#   from the branch description (set from the old cover letter by
+#   scripts/tree.sh; change it with `git branch --edit-description`), and
+#   rewrites patches/series.  Old patch files are removed first.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "${1:?usage: export-series.sh SRC}")
+base=base
+git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
+	base=$(git -C "$src" config --get ioremap-ram.base) ||
+	die export "" "$src has no tag 'base' and no ioremap-ram.base: prepare it with 'make edit'"
+git -C "$src" diff --quiet HEAD ||
+	die export "" "$src has uncommitted changes: commit them (git add -f for new files) first"
+[ "$(git -C "$src" rev-parse --abbrev-ref HEAD)" = ioremap-ram ] ||
+	die export "" "$src is not on branch ioremap-ram"
+git -C "$src" config --get branch.ioremap-ram.description >/dev/null ||
+	die export "" "branch ioremap-ram has no description (the cover letter's subject and blurb)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git -C "$src" format-patch -q --cover-letter --cover-from-description=subject \
+	--base="$base" --no-signature --subject-prefix=PATCH -o "$tmp" "$base..ioremap-ram"
+n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
+[ "$n" -gt 0 ] || die export "" "no commits between $base and ioremap-ram"
+
+rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
+cp "$tmp"/*.patch "$TOP/patches/"
+{
+	echo "# The series, in order, for quilt and scripts/tree.sh."
+	echo "# The cover letter (0000-cover-letter.patch) is not a patch and stays out."
+	for f in "$tmp"/[0-9]*.patch; do
+		[ "${f##*/}" = 0000-cover-letter.patch ] || echo "${f##*/}"
+	done
+} >"$TOP/patches/series"
+say export "$n patches and the cover letter written to patches/"

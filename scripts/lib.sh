@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Common helpers for the stage scripts: logging with elapsed time and
+# failure reports that name the stage and its log.  Sourced, not run.
+
+: "${TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${BUILD:=$TOP/build}"
+: "${T0:=$(date +%s)}"
+export TOP BUILD T0
+
+# elapsed: seconds since the top-level command started, as m:ss
+elapsed() {
+	local s=$(($(date +%s) - T0))
+	printf '%d:%02d' $((s / 60)) $((s % 60))
+}
+
+# say STAGE MESSAGE...: one progress line
+say() {
+	local stage=$1
+	shift
+	printf '[%6s] %-8s %s\n' "$(elapsed)" "$stage" "$*"
+}
+
+# die STAGE LOG MESSAGE...: report a failed stage and where its log is
+die() {
+	local stage=$1 log=$2
+	shift 2
+	printf '[%6s] %-8s FAILED: %s\n' "$(elapsed)" "$stage" "$*" >&2
+	if [ -n "$log" ] && [ -f "$log" ]; then
+		printf '         log: %s (last lines below)\n' "$log" >&2
+		tail -n 20 "$log" | sed 's/^/         | /' >&2
+	fi
+	exit 1
+}
+
+# run_logged STAGE LOG CMD...: run CMD with output to LOG, die on failure
+run_logged() {
+	local stage=$1 log=$2
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	if ! "$@" >>"$log" 2>&1; then
+		die "$stage" "$log" "$*"
+	fi
+}
+
+# row_field ROW COLUMN: a column of configs/matrix.tsv for one row
+row_field() {
+	local row=$1 col=$2
+	awk -F'\t' -v row="$row" -v col="$col" '
+		/^#/ || NF == 0 { next }
+		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
+		$1 == row { print $idx[col]; found = 1 }
+		END { exit !found }' "$TOP/configs/matrix.tsv"
+}
+
+# matrix_rows: the names of all rows of configs/matrix.tsv
+matrix_rows() {
+	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \
+		"$TOP/configs/matrix.tsv"
+}
+
+CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
+export CROSS_COMPILE ARCH=arm
+
+# run_progress STAGE LOG CMD...: like run_logged, for long commands: prints a
+# line every 30 s with the elapsed time and the last line of the log.
+run_progress() {
+	local stage=$1 log=$2 pid rc=0 n=0
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	"$@" >>"$log" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		n=$((n + 1))
+		if [ $((n % 30)) -eq 0 ]; then
+			say "$stage" "... $(tail -n 1 "$log" | cut -c1-70)"
+		fi
+	done
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || die "$stage" "$log" "$* (exit $rc)"
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Stage "rootfs": assemble the initramfs for one built kernel.
+#
+# Usage: scripts/rootfs.sh SRC OUT
+#   SRC: the kernel tree; OUT: its build folder (O=).  Writes OUT/rootfs.cpio.gz
+#   from busybox-static:armhf, the kernel's modules (modules_install + depmod)
+#   and its installed kselftests (TARGETS=arm), with kselftest/init as /init.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "${1:?usage: rootfs.sh SRC OUT}")
+out=$(realpath -m "${2:?usage: rootfs.sh SRC OUT}")
+log=$out/rootfs.log
+: >"$log"
+
+# busybox-static for armhf, downloaded once
+bb=$BUILD/cache/busybox/bin/busybox
+if [ ! -x "$bb" ]; then
+	say rootfs "fetching busybox-static:armhf"
+	mkdir -p "$BUILD/cache/debs"
+	(cd "$BUILD/cache/debs" && apt-get download busybox-static:armhf) >>"$log" 2>&1 ||
+		die rootfs "$log" "apt-get download busybox-static:armhf"
+	run_logged rootfs "$log" dpkg-deb -x "$(ls "$BUILD"/cache/debs/busybox-static_*_armhf.deb)" \
+		"$BUILD/cache/busybox"
+fi
+
+root=$out/rootfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,kselftest}
+cp "$bb" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+install -m 755 "$TOP/kselftest/init" "$root/init"
+
+say rootfs "modules_install and depmod"
+run_logged rootfs "$log" make -C "$src" O="$out" INSTALL_MOD_PATH="$root" \
+	INSTALL_MOD_STRIP=1 modules_install
+rm -f "$root"/lib/modules/*/build	# a link to the host's build folder
+
+say rootfs "installing kselftests (TARGETS=arm)"
+run_logged rootfs "$log" make -C "$src/tools/testing/selftests" TARGETS=arm \
+	O="$out/kselftest" INSTALL_PATH="$root/kselftest" install
+[ -x "$root/kselftest/arm/ioremap_ram.sh" ] ||
+	die rootfs "$log" "kselftest install did not produce arm/ioremap_ram.sh"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) \
+	>"$out/rootfs.cpio.gz" 2>>"$log" || die rootfs "$log" "cpio"
+say rootfs "$(du -h "$out/rootfs.cpio.gz" | cut -f1) initramfs"

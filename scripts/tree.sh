@@ -1,0 +1,78 @@
+#!/bin/bash
+# Stage "tree": prepare a kernel git tree for BASE and apply the series.
+#
+# Usage: scripts/tree.sh BASE
+#   Without KERNEL_SRC the tree is build/src/linux-BASE, made from Debian's
+#   linux-source-BASE tarball with one base commit tagged "base".  With
+#   KERNEL_SRC=/path/to/git/tree that tree is used: the series is applied on
+#   a branch "ioremap-ram" made from its HEAD (or from "base" if tagged).
+#   Prints the tree's path on the last line of stdout.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+base=${1:?usage: tree.sh BASE}
+log=$BUILD/logs/tree-$base.log
+mkdir -p "$BUILD/logs"
+: >"$log"
+
+# A fixed identity and date make the base commit the same on every machine
+# for the same tarball, so that the cover letter's base-commit means something.
+git_q() {
+	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
+		git -C "$src" -c user.name="Debian linux-source" -c user.email=linux-source@debian.invalid "$@"
+}
+
+if [ -n "${KERNEL_SRC:-}" ]; then
+	src=$KERNEL_SRC
+	[ -d "$src/.git" ] || die tree "" "KERNEL_SRC=$src is not a git tree"
+else
+	src=$BUILD/src/linux-$base
+	tarball=/usr/src/linux-source-$base.tar.xz
+	if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
+		[ -f "$tarball" ] || die tree "" "$tarball missing (run scripts/deps.sh)"
+		say tree "extracting $tarball"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		run_logged tree "$log" tar -C "$src.tmp" -xf "$tarball" --strip-components=1
+		mv "$src.tmp" "$src"
+		say tree "making the base commit (git add -f -A)"
+		run_logged tree "$log" git_q init -q -b base-branch
+		run_logged tree "$log" git_q add -f -A
+		run_logged tree "$log" git_q commit -q -m "Debian linux-source-$base"
+		run_logged tree "$log" git_q tag base
+	fi
+fi
+
+# The series' fingerprint: skip re-applying when the tree already has it.
+stamp=$(find "$TOP/patches" -name '*.patch' -o -name series | sort | xargs cat | sha1sum | cut -c1-40)
+start=base
+git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null || start=HEAD
+if [ "$(git -C "$src" config --get ioremap-ram.stamp || true)" = "$stamp" ] &&
+	[ "$(git -C "$src" rev-parse --abbrev-ref HEAD)" = ioremap-ram ] &&
+	git -C "$src" diff --quiet HEAD; then
+	say tree "$src: series already applied"
+else
+	say tree "applying the series to $src with git am"
+	[ "$start" = base ] || start=$(git -C "$src" rev-parse HEAD)
+	git_q am --abort >/dev/null 2>&1 || true
+	run_logged tree "$log" git_q checkout -q -f -B ioremap-ram "$start"
+	mapfile -t list < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
+		"$TOP/patches/series")
+	for p in "${list[@]}"; do
+		echo "applying $p" >>"$log"
+		git_q am -q "$TOP/patches/$p" >>"$log" 2>&1 ||
+			die tree "$log" "git am of patches/$p failed on $base"
+	done
+	# The cover letter's subject and blurb become the branch description,
+	# which scripts/export-series.sh turns back into the cover letter.
+	cover=$TOP/patches/0000-cover-letter.patch
+	if [ -f "$cover" ]; then
+		awk '/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); print; print ""; next }
+			/^$/ && !body { body = 1; next }
+			body && /^[^ ].* \([0-9]+\):$/ { exit }
+			body { print }' "$cover" >"$BUILD/cover-description.txt"
+		git -C "$src" config branch.ioremap-ram.description "$(cat "$BUILD/cover-description.txt")"
+	fi
+	git -C "$src" config ioremap-ram.stamp "$stamp"
+fi
+echo "$src"
