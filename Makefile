@@ -1,0 +1,47 @@
+# ARM ioremap() of RAM: policy series, remap pool, and the kselftests that prove them.
+#
+#   make run      build the patched kernel for one row, boot it in QEMU, run the suite
+#   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
+#   make edit     lay the series onto a kernel git tree for editing (prints its path)
+#   make export   export that tree's commits back into patches/ (git format-patch)
+#
+# Variables: BASE=6.12|6.1 (default 6.12), ROW=<matrix row> (make run),
+# ROWS="<row> ..." (make check), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
+
+BASE ?= 6.12
+ROW ?= $(shell awk -F'\t' '/^\#/ || NF == 0 { next } !h { h = 1; next } \
+	$$2 == "$(BASE)" { print $$1; exit }' configs/matrix.tsv)
+ROWS ?=
+BUILD ?= $(CURDIR)/build
+T0 := $(shell date +%s)
+export BUILD KERNEL_SRC T0
+
+.PHONY: help run check deps edit export clean
+
+help:
+	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/deps.sh
+
+run: 
+	@scripts/deps.sh $(BASE)
+	@test -n "$(ROW)" || { echo "no row of configs/matrix.tsv for BASE=$(BASE)"; exit 1; }
+	@scripts/check.sh $(ROW)
+
+check:
+	@scripts/deps.sh
+	@scripts/check.sh $(ROWS)
+
+edit:
+	@scripts/deps.sh $(BASE)
+	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && \
+	echo "The series is applied on branch ioremap-ram of $$src." && \
+	echo "Edit and commit there (git add -f for new files: Debian's .gitignore ignores all)," && \
+	echo "then run: make export$(if $(KERNEL_SRC),, BASE=$(BASE))"
+
+export:
+	@scripts/export-series.sh $(if $(KERNEL_SRC),$(KERNEL_SRC),$(BUILD)/src/linux-$(BASE))
+
+clean:
+	rm -rf $(BUILD)/out $(BUILD)/results

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The whole matrix: every row of configs/matrix.tsv (or those given), then a
+# summary.  Ends with the line "N passed, N failed, N skipped"; exits 1 if any
+# check failed.
+#
+# Usage: scripts/check.sh [ROW...]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# One run at a time per build folder: two would build in the same O= folders.
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.lock"
+flock -n 9 || die check "" "another make run/check is using $BUILD"
+
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
+
+for row in "${rows[@]}"; do
+	rm -f "$BUILD/results/$row/results.tsv"
+	"$TOP/scripts/row.sh" "$row" || true
+done
+
+pass=0 fail=0 skip=0
+echo
+echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"
+for row in "${rows[@]}"; do
+	tsv=$BUILD/results/$row/results.tsv
+	if [ ! -s "$tsv" ]; then
+		printf 'FAIL\t%s\tno results\n' "$row" >"$tsv"
+	fi
+	p=$(grep -c '^PASS' "$tsv" || true)
+	f=$(grep -c '^FAIL' "$tsv" || true)
+	s=$(grep -c '^SKIP' "$tsv" || true)
+	printf '  %-12s %3d passed, %d failed, %d skipped\n' "$row" "$p" "$f" "$s"
+	{ grep '^FAIL' "$tsv" || true; } | while IFS=$'\t' read -r _ check detail; do
+		printf '      FAIL %s: %s\n' "$check" "$detail"
+	done
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+say check "done"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,123 @@
+#!/bin/bash
+# Stage "results": judge one row's console log against its expectations.
+#
+# Usage: scripts/results.sh ROW OUT
+#   Reads OUT/console.log (from scripts/boot.sh) and kselftest/expect/ROW.
+#   Writes build/results/ROW/{ktap.txt,results.tsv,junit.xml} and prints one
+#   line per check: PASS, FAIL or SKIP, the check's name and why.  The checks:
+#   the guest reached the end of the suite; the policy it reports is the
+#   row's; every expected case has its expected result and no other case
+#   ran; the kernel log holds no oops, BUG, panic or unexpected WARNING.
+#   Exits 1 if any check failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+row=${1:?usage: results.sh ROW OUT}
+out=$(realpath -m "${2:?usage: results.sh ROW OUT}")
+console=$out/console.log
+expect=$TOP/kselftest/expect/$row
+res=$BUILD/results/$row
+mkdir -p "$res"
+[ -f "$expect" ] || die results "" "no expectations for row $row ($expect)"
+[ -f "$console" ] || die results "" "$console missing (run the boot stage)"
+
+tsv=$res/results.tsv
+: >"$tsv"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
+
+tr -d '\r' <"$console" >"$res/console.log"
+section() { sed -n "/^=== ioremap-ram: $1 begin/,/^=== ioremap-ram: $1 end/p" "$res/console.log"; }
+section suite >"$res/ktap.txt"
+section "kernel log" >"$res/dmesg.txt"
+
+# 1. The guest got through the suite.
+if ! grep -q '^=== ioremap-ram: kernel log end' "$res/console.log"; then
+	why=$(grep -m1 -E 'Kernel panic|Internal error|BUG:|Unable to handle' "$res/console.log" || true)
+	record FAIL boot "never reached the end of the suite${why:+: $why} (see $console)"
+else
+	record PASS boot "booted, ran the suite and dumped the kernel log in $(cat "$out/boot.seconds" 2>/dev/null || echo '?')s"
+fi
+
+# 2. The policy the kernel reports is the row's.
+want_policy=$(row_field "$row" policy)
+got_policy=$(sed -n 's/^# # policy: //p' "$res/ktap.txt" | head -n 1)
+if [ "$got_policy" = "$want_policy" ]; then
+	record PASS policy "kernel reports '$got_policy'"
+else
+	record FAIL policy "kernel reports '${got_policy:-nothing}', row expects '$want_policy'"
+fi
+
+# 3. Each case as expected.  Observed results: test, case, ok|fail|skip, detail.
+awk '
+	/^# selftests: arm: / { test = $4; next }
+	/^# (not )?ok [0-9]+ / {
+		line = substr($0, 3)
+		status = "ok"
+		if (line ~ /^not ok/) { status = "fail"; sub(/^not ok [0-9]+ /, "", line) }
+		else sub(/^ok [0-9]+ /, "", line)
+		name = line; sub(/ .*/, "", name)
+		detail = ""
+		if (index(line, " # ")) detail = substr(line, index(line, " # ") + 3)
+		if (status == "ok" && detail ~ /^SKIP/) { status = "skip"; sub(/^SKIP ?/, "", detail) }
+		printf "%s\t%s\t%s\t%s\n", test, name, status, detail
+	}' "$res/ktap.txt" >"$res/observed.tsv"
+
+declare -A seen=()
+while read -r test name want; do
+	seen["$test $name"]=1
+	obs=$(awk -F'\t' -v t="$test" -v n="$name" '$1 == t && $2 == n' "$res/observed.tsv" | head -n 1)
+	check="$test/$name"
+	if [ -z "$obs" ]; then
+		record FAIL "$check" "did not run"
+		continue
+	fi
+	status=$(cut -f3 <<<"$obs")
+	detail=$(cut -f4 <<<"$obs")
+	case "$status:$want" in
+	ok:ok) record PASS "$check" ;;
+	skip:skip) record SKIP "$check" "$detail" ;;
+	fail:*) record FAIL "$check" "$detail" ;;
+	skip:ok) record FAIL "$check" "skipped (${detail}) but expected to run on this row" ;;
+	ok:skip) record FAIL "$check" "ran, but kselftest/expect/$row expects a skip: update it" ;;
+	*) record FAIL "$check" "unknown expectation '$want' in $expect" ;;
+	esac
+done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$expect")
+while IFS=$'\t' read -r test name _ _; do
+	[ -n "${seen["$test $name"]:-}" ] ||
+		record FAIL "$test/$name" "ran but is not listed in kselftest/expect/$row"
+done <"$res/observed.tsv"
+
+# 4. Nothing in the kernel log that should not be there.  The policy's own
+# backtraces (WARNING at arch/arm/mm/ioremap-ram.c) are expected: the suite
+# counts them per case.
+splats=$(grep -nE 'BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|WARNING:|UBSAN:|KASAN:|suspected memory leak|possible circular locking|INFO: task .* blocked' \
+	"$res/dmesg.txt" | grep -v 'WARNING: .* at arch/arm/mm/ioremap-ram\.c:' || true)
+if [ -n "$splats" ]; then
+	record FAIL "kernel log" "$(wc -l <<<"$splats") unexpected report(s), first: $(head -n 1 <<<"$splats") (in $res/dmesg.txt)"
+elif [ -s "$res/dmesg.txt" ]; then
+	record PASS "kernel log" "no oops, BUG, panic or unexpected WARNING"
+else
+	record FAIL "kernel log" "no kernel log captured"
+fi
+
+# JUnit XML for CI systems.
+xml() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1"; }
+{
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n'
+	printf '<testsuite name="%s" tests="%d" failures="%d" skipped="%d">\n' "$row" \
+		"$(wc -l <"$tsv")" "$(grep -c '^FAIL' "$tsv" || true)" "$(grep -c '^SKIP' "$tsv" || true)"
+	while IFS=$'\t' read -r status check detail; do
+		printf '  <testcase classname="%s" name="%s">' "$row" "$(xml "$check")"
+		case $status in
+		FAIL) printf '<failure message="%s"/>' "$(xml "$detail")" ;;
+		SKIP) printf '<skipped message="%s"/>' "$(xml "$detail")" ;;
+		esac
+		printf '</testcase>\n'
+	done <"$tsv"
+	printf '</testsuite>\n'
+} >"$res/junit.xml"
+
+while IFS=$'\t' read -r status check detail; do
+	printf '  %-4s %-12s %s%s\n' "$status" "$row" "$check" "${detail:+  ($detail)}"
+done <"$tsv"
+! grep -q '^FAIL' "$tsv"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Run one row of configs/matrix.tsv through every stage:
+# tree, build, rootfs, boot, results.
+#
+# Usage: scripts/row.sh ROW
+#   A stage that fails is recorded as a failed check of the row in
+#   build/results/ROW/results.tsv (with its log), and the script exits 1.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+row=${1:?usage: row.sh ROW}
+base=$(row_field "$row" base) || die row "" "no row '$row' in configs/matrix.tsv"
+read -ra frags <<<"$(row_field "$row" fragments)"
+qemu=$(row_field "$row" qemu)
+cmdline=$(row_field "$row" cmdline)
+out=$BUILD/out/$row
+res=$BUILD/results/$row
+mkdir -p "$res"
+
+# A failed stage becomes the row's only result, so that the summary counts it.
+stage_failed() {
+	printf 'FAIL\t%s\tstage %s failed, log: %s\n' "$1" "$1" "$2" >"$res/results.tsv"
+	exit 1
+}
+
+say row "=== $row: linux-source-$base, ${frags[*]}"
+src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || stage_failed tree "$BUILD/logs/tree-$base.log"
+
+# A row's first build starts from a copy of another row's build of the same
+# base, if there is one: only what its config changes is rebuilt.
+if [ ! -d "$out" ]; then
+	for other in $(matrix_rows); do
+		if [ "$other" = "$row" ] || [ "$(row_field "$other" base)" != "$base" ] ||
+			[ ! -f "$BUILD/out/$other/arch/arm/boot/zImage" ]; then
+			continue
+		fi
+		say build "seeding $out from $other"
+		cp -a "$BUILD/out/$other" "$out.tmp" && mv "$out.tmp" "$out"
+		break
+	done
+fi
+"$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" || stage_failed build "$out/build.log"
+"$TOP/scripts/rootfs.sh" "$src" "$out" || stage_failed rootfs "$out/rootfs.log"
+"$TOP/scripts/boot.sh" "$out" "$qemu" "$cmdline" || stage_failed boot "$out/console.log"
+"$TOP/scripts/results.sh" "$row" "$out"
