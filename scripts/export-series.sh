@@ -29,6 +29,13 @@ git -C "$src" format-patch -q --cover-letter --cover-from-description=subject \
 n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
 [ "$n" -gt 0 ] || die export "" "no commits between $base and ioremap-ram"
 
+# A blank context line is a lone space in a hunk.  checkpatch.pl, given a
+# path that git tracks (patches/NNNN-*.patch in this repository), checks it
+# as a source file and flags that space as trailing whitespace; git am and
+# quilt (GNU patch) read an empty line as the same blank context line.
+for f in "$tmp"/*.patch; do
+	sed -i 's/^ $//' "$f"
+done
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/*.patch "$TOP/patches/"
 {
