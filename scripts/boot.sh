@@ -1,19 +1,21 @@
 #!/bin/bash
 # Stage "boot": boot one built kernel and its initramfs in QEMU, capture the console.
 #
-# Usage: scripts/boot.sh OUT "QEMU OPTIONS" "KERNEL CMDLINE"
-#   Writes OUT/console.log.  The guest's /init runs the suite and powers off;
+# Usage: scripts/boot.sh OUT RES "QEMU OPTIONS" "KERNEL CMDLINE"
+#   Boots OUT's zImage and rootfs; writes RES/console.log and RES/boot.seconds.  The guest's /init runs the suite and powers off;
 #   BOOT_TIMEOUT (seconds, default 300) bounds a run that never gets there.
 #   A boot that times out is not a failure of this stage: scripts/results.sh
 #   reports it, since the console log says how far the guest got.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-out=$(realpath -m "${1:?usage: boot.sh OUT QEMU-OPTIONS CMDLINE}")
-qopts=${2:-}
-extra=${3:-}
+out=$(realpath -m "${1:?usage: boot.sh OUT RES QEMU-OPTIONS CMDLINE}")
+res=$(realpath -m "${2:?usage: boot.sh OUT RES QEMU-OPTIONS CMDLINE}")
+qopts=${3:-}
+extra=${4:-}
 [ "$extra" != "-" ] || extra=""
-log=$out/console.log
+mkdir -p "$res"
+log=$res/console.log
 timeout_s=${BOOT_TIMEOUT:-300}
 
 for f in "$out/arch/arm/boot/zImage" "$out/rootfs.cpio.gz"; do
@@ -28,13 +30,13 @@ cmd=(qemu-system-arm -M "virt,highmem=off" -cpu cortex-a15 -nic none -nographic
 	-no-reboot "${qarr[@]}" -kernel "$out/arch/arm/boot/zImage"
 	-initrd "$out/rootfs.cpio.gz"
 	-append "console=ttyAMA0 loglevel=4 panic=-1 $extra")
-echo "${cmd[*]}" >"$out/qemu.cmd"
-say boot "qemu-system-arm ${qopts} (timeout ${timeout_s}s)"
+echo "${cmd[*]}" >"$res/qemu.cmd"
+say boot "qemu-system-arm ${qopts}${extra:+, cmdline: $extra} (timeout ${timeout_s}s)"
 start=$(date +%s)
 rc=0
 timeout "$timeout_s" "${cmd[@]}" </dev/null >"$log" 2>&1 || rc=$?
 secs=$(($(date +%s) - start))
-echo "$secs" >"$out/boot.seconds"
+echo "$secs" >"$res/boot.seconds"
 if [ "$rc" -eq 124 ]; then
 	say boot "timed out after ${secs}s; console: $log"
 else

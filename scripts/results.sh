@@ -1,9 +1,10 @@
 #!/bin/bash
 # Stage "results": judge one row's console log against its expectations.
 #
-# Usage: scripts/results.sh ROW OUT
-#   Reads OUT/console.log (from scripts/boot.sh) and kselftest/expect/ROW.
-#   Writes build/results/ROW/{ktap.txt,results.tsv,junit.xml} and prints one
+# Usage: scripts/results.sh ROW
+#   Reads build/results/ROW/console.log (from scripts/boot.sh) and
+#   kselftest/expect/ROW.  Writes build/results/ROW/{ktap.txt,dmesg.txt,
+#   results.tsv,junit.xml} and prints one
 #   line per check: PASS, FAIL or SKIP, the check's name and why.  The checks:
 #   the guest reached the end of the suite; the policy it reports is the
 #   row's; every expected case has its expected result and no other case
@@ -12,11 +13,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-row=${1:?usage: results.sh ROW OUT}
-out=$(realpath -m "${2:?usage: results.sh ROW OUT}")
-console=$out/console.log
-expect=$TOP/kselftest/expect/$row
+row=${1:?usage: results.sh ROW}
 res=$BUILD/results/$row
+console=$res/console.log
+expect=$TOP/kselftest/expect/$row
 mkdir -p "$res"
 [ -f "$expect" ] || die results "" "no expectations for row $row ($expect)"
 [ -f "$console" ] || die results "" "$console missing (run the boot stage)"
@@ -25,17 +25,16 @@ tsv=$res/results.tsv
 : >"$tsv"
 record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
 
-tr -d '\r' <"$console" >"$res/console.log"
-section() { sed -n "/^=== ioremap-ram: $1 begin/,/^=== ioremap-ram: $1 end/p" "$res/console.log"; }
+section() { tr -d '\r' <"$console" | sed -n "/^=== ioremap-ram: $1 begin/,/^=== ioremap-ram: $1 end/p"; }
 section suite >"$res/ktap.txt"
 section "kernel log" >"$res/dmesg.txt"
 
 # 1. The guest got through the suite.
-if ! grep -q '^=== ioremap-ram: kernel log end' "$res/console.log"; then
-	why=$(grep -m1 -E 'Kernel panic|Internal error|BUG:|Unable to handle' "$res/console.log" || true)
+if ! grep -q '^=== ioremap-ram: kernel log end' "$console"; then
+	why=$(grep -m1 -E 'Kernel panic|Internal error|BUG:|Unable to handle' "$console" || true)
 	record FAIL boot "never reached the end of the suite${why:+: $why} (see $console)"
 else
-	record PASS boot "booted, ran the suite and dumped the kernel log in $(cat "$out/boot.seconds" 2>/dev/null || echo '?')s"
+	record PASS boot "booted, ran the suite and dumped the kernel log in $(cat "$res/boot.seconds" 2>/dev/null || echo '?')s"
 fi
 
 # 2. The policy the kernel reports is the row's.

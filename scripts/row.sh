@@ -13,7 +13,10 @@ base=$(row_field "$row" base) || die row "" "no row '$row' in configs/matrix.tsv
 read -ra frags <<<"$(row_field "$row" fragments)"
 qemu=$(row_field "$row" qemu)
 cmdline=$(row_field "$row" cmdline)
-out=$BUILD/out/$row
+# Rows with the same base and fragments share one build (they differ in
+# how they boot); its folder is named after them.
+key=$base-$(sed -e 's/\.config//g' -e 's/ /+/g' <<<"${frags[*]}")
+out=$BUILD/out/$key
 res=$BUILD/results/$row
 mkdir -p "$res"
 
@@ -29,17 +32,14 @@ src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || stage_failed tree "$BUILD/l
 # A row's first build starts from a copy of another row's build of the same
 # base, if there is one: only what its config changes is rebuilt.
 if [ ! -d "$out" ]; then
-	for other in $(matrix_rows); do
-		if [ "$other" = "$row" ] || [ "$(row_field "$other" base)" != "$base" ] ||
-			[ ! -f "$BUILD/out/$other/arch/arm/boot/zImage" ]; then
-			continue
-		fi
-		say build "seeding $out from $other"
-		cp -a "$BUILD/out/$other" "$out.tmp" && mv "$out.tmp" "$out"
+	for other in "$BUILD/out/$base-"*; do
+		[ -f "$other/arch/arm/boot/zImage" ] || continue
+		say build "seeding $out from ${other##*/}"
+		cp -a "$other" "$out.tmp" && mv "$out.tmp" "$out"
 		break
 	done
 fi
 "$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" || stage_failed build "$out/build.log"
 "$TOP/scripts/rootfs.sh" "$src" "$out" || stage_failed rootfs "$out/rootfs.log"
-"$TOP/scripts/boot.sh" "$out" "$qemu" "$cmdline" || stage_failed boot "$out/console.log"
-"$TOP/scripts/results.sh" "$row" "$out"
+"$TOP/scripts/boot.sh" "$out" "$res" "$qemu" "$cmdline" || stage_failed boot "$res/console.log"
+"$TOP/scripts/results.sh" "$row"
