@@ -21,7 +21,8 @@ mkdir -p "$BUILD/logs"
 # for the same tarball, so that the cover letter's base-commit means something.
 git_q() {
 	GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z" \
-		git -C "$src" -c user.name="Debian linux-source" -c user.email=linux-source@debian.invalid "$@"
+		git -C "$src" -c user.name="Debian linux-source" -c user.email=linux-source@debian.invalid \
+			-c gc.auto=0 "$@"
 }
 
 if [ -n "${KERNEL_SRC:-}" ]; then
@@ -42,6 +43,8 @@ else
 		run_logged tree "$log" git_q add -f -A
 		run_logged tree "$log" git_q commit -q -m "Debian linux-source-$base"
 		run_logged tree "$log" git_q tag base
+		# No automatic gc: git am would repack 80,000 loose objects (minutes).
+		git -C "$src" config gc.auto 0
 	fi
 fi
 
