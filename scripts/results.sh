@@ -2,13 +2,15 @@
 # Stage "results": judge one row's console log against its expectations.
 #
 # Usage: scripts/results.sh ROW
-#   Reads build/results/ROW/console.log (from scripts/boot.sh) and
-#   kselftest/expect/ROW.  Writes build/results/ROW/{ktap.txt,dmesg.txt,
-#   results.tsv,junit.xml} and prints one
+#   Reads build/results/ROW/console.log (from scripts/boot.sh) and the row's
+#   expectations, kselftest/expect/EXPECT (column "expect" of the matrix).
+#   Writes build/results/ROW/{ktap.txt,dmesg.txt,results.tsv,junit.xml} and
+#   prints one
 #   line per check: PASS, FAIL or SKIP, the check's name and why.  The checks:
 #   the guest reached the end of the suite; the policy it reports is the
-#   row's; every expected case has its expected result and no other case
-#   ran; the kernel log holds no oops, BUG, panic or unexpected WARNING.
+#   row's; every expected case, of the kselftests and of the KUnit suites in
+#   the kernel log, has its expected result and no other case ran; the kernel
+#   log holds no oops, BUG, panic or unexpected WARNING.
 #   Exits 1 if any check failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +18,7 @@ set -euo pipefail
 row=${1:?usage: results.sh ROW}
 res=$BUILD/results/$row
 console=$res/console.log
-expect=$TOP/kselftest/expect/$row
+expect=$TOP/kselftest/expect/$(row_field "$row" expect)
 mkdir -p "$res"
 [ -f "$expect" ] || die results "" "no expectations for row $row ($expect)"
 [ -f "$console" ] || die results "" "$console missing (run the boot stage)"
@@ -61,6 +63,23 @@ awk '
 		printf "%s\t%s\t%s\t%s\n", test, name, status, detail
 	}' "$res/ktap.txt" >"$res/observed.tsv"
 
+# KUnit suites report in the kernel log: "# Subtest: SUITE", then one
+# indented "ok N case" per case.  Recorded as test kunit:SUITE.
+sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.txt" | awk '
+	/^    # Subtest: / { suite = $3; next }
+	/^    (not )?ok [0-9]+ / && suite != "" {
+		line = $0; sub(/^    /, "", line)
+		status = "ok"
+		if (line ~ /^not ok/) { status = "fail"; sub(/^not ok [0-9]+ /, "", line) }
+		else sub(/^ok [0-9]+ /, "", line)
+		name = line; sub(/ .*/, "", name)
+		detail = ""
+		if (index(line, " # ")) detail = substr(line, index(line, " # ") + 3)
+		if (status == "ok" && detail ~ /^SKIP/) { status = "skip"; sub(/^SKIP ?/, "", detail) }
+		printf "kunit:%s\t%s\t%s\t%s\n", suite, name, status, detail
+	}
+	/^(not )?ok [0-9]+ / { suite = "" }' >>"$res/observed.tsv"
+
 declare -A seen=()
 while read -r test name want; do
 	seen["$test $name"]=1
@@ -77,13 +96,13 @@ while read -r test name want; do
 	skip:skip) record SKIP "$check" "$detail" ;;
 	fail:*) record FAIL "$check" "$detail" ;;
 	skip:ok) record FAIL "$check" "skipped (${detail}) but expected to run on this row" ;;
-	ok:skip) record FAIL "$check" "ran, but kselftest/expect/$row expects a skip: update it" ;;
+	ok:skip) record FAIL "$check" "ran, but ${expect#"$TOP"/} expects a skip: update it" ;;
 	*) record FAIL "$check" "unknown expectation '$want' in $expect" ;;
 	esac
 done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$expect")
 while IFS=$'\t' read -r test name _ _; do
 	[ -n "${seen["$test $name"]:-}" ] ||
-		record FAIL "$test/$name" "ran but is not listed in kselftest/expect/$row"
+		record FAIL "$test/$name" "ran but is not listed in ${expect#"$TOP"/}"
 done <"$res/observed.tsv"
 
 # 4. Nothing in the kernel log that should not be there.  The policy's own
