@@ -2,6 +2,8 @@
 #
 #   make run      build the patched kernel for one row, boot it in QEMU, run the suite
 #   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
+#   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo
+#                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
 #   make export   export that tree's commits back into patches/ (git format-patch)
 #
@@ -16,7 +18,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check deps edit export clean
+.PHONY: help run check deps cocci edit export clean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -32,6 +34,12 @@ run:
 check:
 	@scripts/deps.sh
 	@scripts/check.sh $(ROWS)
+
+cocci:
+	@scripts/deps.sh $(BASE)
+	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && \
+	scripts/cocci.sh "$$src" corpus && \
+	if [ -n "$(DIR)" ]; then scripts/cocci.sh "$$src" "$(DIR)"; fi
 
 edit:
 	@scripts/deps.sh $(BASE)

@@ -1,10 +1,13 @@
 #!/bin/bash
 # Stage "build": configure and build one kernel (zImage + modules).
 #
-# Usage: scripts/build.sh SRC OUT FRAGMENT...
+# Usage: [SEEDS="DIR..."] scripts/build.sh SRC OUT FRAGMENT...
 #   The config is allnoconfig merged with the fragments (paths under configs/)
 #   by scripts/kconfig/merge_config.sh.  Every symbol a fragment sets must end
 #   up in the final .config, or the stage fails naming it.
+#   A first build in OUT starts from a copy of the objects of the SEEDS folder
+#   (builds of the same tree) whose .config differs least from OUT's: Kbuild
+#   then rebuilds only what the config changes touch.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -41,6 +44,29 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stam
 	[ ${#bad[@]} -eq 0 ] ||
 		die build "$log" "fragment values not in the final .config: ${bad[*]}"
 	echo "$stamp" >"$out/.fragments"
+fi
+
+# Seed a first build from the closest other build of the same tree.
+if [ ! -f "$out/vmlinux" ] && [ -n "${SEEDS:-}" ]; then
+	best="" best_n=""
+	for seed in $SEEDS; do
+		if [ ! -f "$seed/vmlinux" ] || [ ! -f "$seed/.config" ]; then
+			continue
+		fi
+		n=$(diff <(grep '^CONFIG_' "$out/.config" | sort) \
+			<(grep '^CONFIG_' "$seed/.config" | sort) | grep -c '^[<>]' || true)
+		if [ -z "$best_n" ] || [ "$n" -lt "$best_n" ]; then
+			best=$seed best_n=$n
+		fi
+	done
+	if [ -n "$best" ]; then
+		say build "seeding from ${best##*/} ($best_n config lines differ)"
+		cp "$out/.config" "$out/.config.own"
+		tar -C "$best" --exclude=./build.log --exclude='./rootfs*' -cf - . |
+			tar -C "$out" -xf -
+		mv "$out/.config.own" "$out/.config"
+		echo "$stamp" >"$out/.fragments"
+	fi
 fi
 
 say build "make zImage modules ($(nproc) jobs) in $out"

@@ -1,7 +1,7 @@
 #!/bin/bash
-# The whole matrix: every row of configs/matrix.tsv (or those given), then a
-# summary.  Ends with the line "N passed, N failed, N skipped"; exits 1 if any
-# check failed.
+# The whole matrix: every row of configs/matrix.tsv (or those given), the
+# Coccinelle corpus (scripts/cocci.sh), then a summary.  Ends with the line
+# "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
 # Usage: scripts/check.sh [ROW...]
 set -euo pipefail
@@ -19,6 +19,12 @@ for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	"$TOP/scripts/row.sh" "$row" || true
 done
+
+# The Coccinelle check, from the series, on its labelled corpus.
+rm -f "$BUILD/results/cocci/results.tsv"
+src=${KERNEL_SRC:-$BUILD/src/linux-$(row_field "${rows[0]}" base)}
+"$TOP/scripts/cocci.sh" "$src" corpus || true
+rows+=(cocci)
 
 pass=0 fail=0 skip=0
 echo

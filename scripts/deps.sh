@@ -15,7 +15,7 @@ if [ ${#bases[@]} -eq 0 ]; then
 fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
-	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt)
+	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
 missing=()

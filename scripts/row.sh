@@ -29,17 +29,9 @@ stage_failed() {
 say row "=== $row: linux-source-$base, ${frags[*]}"
 src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || stage_failed tree "$BUILD/logs/tree-$base.log"
 
-# A row's first build starts from a copy of another row's build of the same
-# base, if there is one: only what its config changes is rebuilt.
-if [ ! -d "$out" ]; then
-	for other in "$BUILD/out/$base-"*; do
-		[ -f "$other/arch/arm/boot/zImage" ] || continue
-		say build "seeding $out from ${other##*/}"
-		cp -a "$other" "$out.tmp" && mv "$out.tmp" "$out"
-		break
-	done
-fi
-"$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" || stage_failed build "$out/build.log"
+# A first build may start from another build of the same base (SEEDS).
+SEEDS=$(find "$BUILD/out" -maxdepth 1 -name "$base-*" ! -name "$key" 2>/dev/null | tr '\n' ' ') \
+	"$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" || stage_failed build "$out/build.log"
 "$TOP/scripts/rootfs.sh" "$src" "$out" || stage_failed rootfs "$out/rootfs.log"
 "$TOP/scripts/boot.sh" "$out" "$res" "$qemu" "$cmdline" || stage_failed boot "$res/console.log"
 "$TOP/scripts/results.sh" "$row"

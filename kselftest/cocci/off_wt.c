@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// cocci-corpus: offender
+void __iomem *f(void *buf)
+{
+	return ioremap_wt(__pa(buf), 64);
+}
