@@ -2,6 +2,7 @@
 #
 #   make run      build the patched kernel for one row, boot it in QEMU, run the suite
 #   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
+#   make bench    remap pool alloc+free against raw genalloc, in a guest with -icount
 #   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo
 #                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
@@ -18,7 +19,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check deps cocci edit export clean
+.PHONY: help run check deps bench cocci edit export clean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -34,6 +35,10 @@ run:
 check:
 	@scripts/deps.sh
 	@scripts/check.sh $(ROWS)
+
+bench:
+	@scripts/deps.sh 6.12
+	@scripts/bench.sh
 
 cocci:
 	@scripts/deps.sh $(BASE)

@@ -56,7 +56,8 @@ for f in "$TOP"/kselftest/cocci/*.c; do
 	*) printf 'FAIL\tcocci/%s\tno "// cocci-corpus: offender|clean" label\n' "$name" >>"$tsv"
 	   continue ;;
 	esac
-	if ! spatch --parse-c "$f" 2>&1 | grep -q 'perfect = 1'; then
+	parse=$(spatch --parse-c "$f" 2>&1 || true)
+	if ! grep -q 'perfect = 1' <<<"$parse"; then
 		printf 'FAIL\tcocci/%s\tspatch cannot parse it: skipped, not counted\n' "$name" >>"$tsv"
 		continue
 	fi

@@ -45,4 +45,7 @@ cp "$tmp"/*.patch "$TOP/patches/"
 		[ "${f##*/}" = 0000-cover-letter.patch ] || echo "${f##*/}"
 	done
 } >"$TOP/patches/series"
+# The tree holds exactly this series now: tell scripts/tree.sh, so that it
+# does not apply it again (which would rewrite, and rebuild, every file).
+git -C "$src" config ioremap-ram.stamp "$(series_stamp)"
 say export "$n patches and the cover letter written to patches/"

@@ -52,6 +52,12 @@ row_field() {
 		END { exit !found }' "$TOP/configs/matrix.tsv"
 }
 
+# series_stamp: a fingerprint of patches/ (the series file and the patches)
+series_stamp() {
+	find "$TOP/patches" -name '*.patch' -o -name series | sort | xargs cat |
+		sha1sum | cut -c1-40
+}
+
 # matrix_rows: the names of all rows of configs/matrix.tsv
 matrix_rows() {
 	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \

@@ -49,7 +49,7 @@ else
 fi
 
 # The series' fingerprint: skip re-applying when the tree already has it.
-stamp=$(find "$TOP/patches" -name '*.patch' -o -name series | sort | xargs cat | sha1sum | cut -c1-40)
+stamp=$(series_stamp)
 start=base
 git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null || start=HEAD
 if [ "$(git -C "$src" config --get ioremap-ram.stamp || true)" = "$stamp" ] &&
