@@ -14,6 +14,7 @@
 
 #include <linux/genalloc.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/sizes.h>
 #include <linux/sort.h>
@@ -69,7 +70,8 @@ static int __init bench_init(void)
 					return -ENOMEM;
 				ioremap_pool_free(phys, sizes[i]);
 			}
-			t_pool[r] = ktime_to_ns(ktime_sub(ktime_get(), t0)) / loops;
+			t_pool[r] = div_u64(ktime_to_ns(ktime_sub(ktime_get(), t0)),
+					    loops);
 
 			t0 = ktime_get();
 			for (l = 0; l < loops; l++) {
@@ -79,13 +81,15 @@ static int __init bench_init(void)
 					return -ENOMEM;
 				gen_pool_free(gp, a, sizes[i]);
 			}
-			t_raw[r] = ktime_to_ns(ktime_sub(ktime_get(), t0)) / loops;
+			t_raw[r] = div_u64(ktime_to_ns(ktime_sub(ktime_get(), t0)),
+					   loops);
 		}
 		{
 			u64 p = median(t_pool, reps), q = median(t_raw, reps);
+			u32 pct = div64_u64(p * 100, q ? q : 1);
 
-			pr_info("bench: %zu %llu %llu %llu.%02llu\n", sizes[i], p, q,
-				p / q, (p * 100 / q) % 100);
+			pr_info("bench: %zu %llu %llu %u.%02u\n", sizes[i], p, q,
+				pct / 100, pct % 100);
 		}
 	}
 	gen_pool_destroy(gp);

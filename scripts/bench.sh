@@ -38,7 +38,10 @@ cp "$res/rootfs.cpio.gz" "$guest/"
 "$TOP/scripts/boot.sh" "$guest" "$res" "-m 1024 -smp 1 -icount shift=0,sleep=off" \
 	"ioremap_pool=16M bench=1"
 
-tr -d '\r' <"$res/console.log" | sed -n 's/.*ioremap_pool_bench: bench: //p' >"$res/bench.txt"
+# busybox insmod tries a second system call when the first fails, so the
+# module (which fails on purpose) runs twice: keep the first run.
+tr -d '\r' <"$res/console.log" | sed -n 's/.*ioremap_pool_bench: bench: //p' |
+	awk '!seen[$1]++' >"$res/bench.txt"
 [ -s "$res/bench.txt" ] || die bench "$res/console.log" "no bench lines in the console log"
 echo
 echo "Remap pool: ioremap_pool_alloc()+ioremap_pool_free() against gen_pool_alloc()+gen_pool_free()"
