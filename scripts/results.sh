@@ -49,36 +49,33 @@ else
 fi
 
 # 3. Each case as expected.  Observed results: test, case, ok|fail|skip, detail.
-awk '
-	/^# selftests: arm: / { test = $4; next }
-	/^# (not )?ok [0-9]+ / {
-		line = substr($0, 3)
-		status = "ok"
-		if (line ~ /^not ok/) { status = "fail"; sub(/^not ok [0-9]+ /, "", line) }
-		else sub(/^ok [0-9]+ /, "", line)
-		name = line; sub(/ .*/, "", name)
-		detail = ""
-		if (index(line, " # ")) detail = substr(line, index(line, " # ") + 3)
-		if (status == "ok" && detail ~ /^SKIP/) { status = "skip"; sub(/^SKIP ?/, "", detail) }
-		printf "%s\t%s\t%s\t%s\n", test, name, status, detail
-	}' "$res/ktap.txt" >"$res/observed.tsv"
-
-# KUnit suites report in the kernel log: "# Subtest: SUITE", then one
-# indented "ok N case" per case.  Recorded as test kunit:SUITE.
-sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.txt" | awk '
-	/^    # Subtest: / { suite = $3; next }
-	/^    (not )?ok [0-9]+ / && suite != "" {
-		line = $0; sub(/^    /, "", line)
-		status = "ok"
-		if (line ~ /^not ok/) { status = "fail"; sub(/^not ok [0-9]+ /, "", line) }
-		else sub(/^ok [0-9]+ /, "", line)
-		name = line; sub(/ .*/, "", name)
-		detail = ""
-		if (index(line, " # ")) detail = substr(line, index(line, " # ") + 3)
-		if (status == "ok" && detail ~ /^SKIP/) { status = "skip"; sub(/^SKIP ?/, "", detail) }
-		printf "kunit:%s\t%s\t%s\t%s\n", suite, name, status, detail
-	}
-	/^(not )?ok [0-9]+ / { suite = "" }' >>"$res/observed.tsv"
+# ktap_cases INDENT HEADER NAME_PREFIX: the results of nested KTAP tests,
+# whose lines start with INDENT, each test named by the field after HEADER.
+ktap_cases() {
+	awk -v indent="$1" -v header="$2" -v prefix="$3" '
+		index($0, indent header) == 1 {
+			test = substr($0, length(indent header) + 1); sub(/ .*/, "", test); next
+		}
+		index($0, indent) == 1 && test != "" {
+			line = substr($0, length(indent) + 1)
+			if (line !~ /^(not )?ok [0-9]+ /) next
+			status = "ok"
+			if (line ~ /^not ok/) { status = "fail"; sub(/^not ok [0-9]+ /, "", line) }
+			else sub(/^ok [0-9]+ /, "", line)
+			name = line; sub(/ .*/, "", name)
+			detail = ""
+			if (index(line, " # ")) detail = substr(line, index(line, " # ") + 3)
+			if (status == "ok" && detail ~ /^SKIP/) { status = "skip"; sub(/^SKIP ?/, "", detail) }
+			printf "%s%s\t%s\t%s\t%s\n", prefix, test, name, status, detail
+			next
+		}
+		/^(not )?ok [0-9]+ / { test = "" }'
+}
+# kselftests: "# selftests: arm: TEST", then "# ok N case" per case.
+ktap_cases "# " "selftests: arm: " "" <"$res/ktap.txt" >"$res/observed.tsv"
+# KUnit suites, in the kernel log: "    # Subtest: SUITE", then "    ok N case".
+sed 's/^\[[ 0-9.]*\] //' "$res/dmesg.txt" | ktap_cases "    " "# Subtest: " "kunit:" \
+	>>"$res/observed.tsv"
 
 declare -A seen=()
 while read -r test name want; do
