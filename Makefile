@@ -3,6 +3,8 @@
 #   make run      build the patched kernel for one row, boot it in QEMU, run the suite
 #   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
 #   make bench    remap pool alloc+free against raw genalloc, in a guest with -icount
+#   make lint     the series' review gates: checkpatch --strict, subjects and
+#                 Signed-off-by, kernel-doc, quilt push -a
 #   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo
 #                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
@@ -19,7 +21,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check deps bench cocci edit export clean
+.PHONY: help run check deps bench lint cocci edit export clean
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -39,6 +41,10 @@ check:
 bench:
 	@scripts/deps.sh 6.12
 	@scripts/bench.sh
+
+lint:
+	@scripts/deps.sh $(BASE)
+	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && scripts/lint.sh "$$src" $(BASE)
 
 cocci:
 	@scripts/deps.sh $(BASE)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The whole matrix: every row of configs/matrix.tsv (or those given), the
-# Coccinelle corpus (scripts/cocci.sh), then a summary.  Ends with the line
+# series' review gates on each base (scripts/lint.sh), the Coccinelle
+# corpus (scripts/cocci.sh), then a summary.  Ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
 # Usage: scripts/check.sh [ROW...]
@@ -13,6 +14,7 @@ exec 9>"$BUILD/.lock"
 flock -n 9 || die check "" "another make run/check is using $BUILD"
 
 rows=("$@")
+lint_rows=()
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
 
 for row in "${rows[@]}"; do
@@ -20,11 +22,18 @@ for row in "${rows[@]}"; do
 	"$TOP/scripts/row.sh" "$row" || true
 done
 
+# The review gates, on each base the rows used.
+for base in $(for r in "${rows[@]}"; do row_field "$r" base; done | sort -u); do
+	rm -f "$BUILD/results/lint-$base/results.tsv"
+	"$TOP/scripts/lint.sh" "${KERNEL_SRC:-$BUILD/src/linux-$base}" "$base" || true
+	lint_rows+=("lint-$base")
+done
+
 # The Coccinelle check, from the series, on its labelled corpus.
 rm -f "$BUILD/results/cocci/results.tsv"
 src=${KERNEL_SRC:-$BUILD/src/linux-$(row_field "${rows[0]}" base)}
 "$TOP/scripts/cocci.sh" "$src" corpus || true
-rows+=(cocci)
+rows+=("${lint_rows[@]}" cocci)
 
 pass=0 fail=0 skip=0
 echo

@@ -1,0 +1,92 @@
+#!/bin/bash
+# The series' review gates, run on the kernel tree the series is applied to:
+#   - checkpatch.pl --strict on every patch: no error, warning or check;
+#   - every patch has a subsystem subject ("ARM: mm: ...", "selftests: arm:
+#     ...") and a Signed-off-by;
+#   - kernel-doc -none -Wall on every C file and header the series touches:
+#     no warning that the base does not also have;
+#   - the series applies with quilt (GNU patch) to the base, as it does with
+#     git am (the tree stage).
+# One PASS/FAIL line per check, also in build/results/lint-BASE/results.tsv.
+#
+# Usage: scripts/lint.sh SRC BASE
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "${1:?usage: lint.sh SRC BASE}")
+base=${2:?usage: lint.sh SRC BASE}
+res=$BUILD/results/lint-$base
+mkdir -p "$res"
+tsv=$res/results.tsv
+: >"$tsv"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
+git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
+	die lint "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
+	"$TOP/patches/series")
+
+# checkpatch, from a folder outside any git checkout: given a path that git
+# tracks, checkpatch.pl checks the file itself instead of the patch in it.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for p in "${patches[@]}"; do
+	cp "$TOP/patches/$p" "$tmp/$p"
+	out=$(cd "$tmp" || exit 1
+		perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types "$p" 2>&1) ||
+		true
+	total=$(grep '^total:' <<<"$out" || echo "total: no result")
+	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || [ -z "$out" ]; then
+		record PASS "checkpatch/$p"
+	else
+		record FAIL "checkpatch/$p" "$total; first: $(grep -v '^total:' <<<"$out" | head -n 1)"
+	fi
+	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$tmp/$p")
+	if ! grep -qE '^(ARM: mm: |mm/memblock: |selftests: arm: |Documentation: arm: |coccinelle: api: )' <<<"$subject"; then
+		record FAIL "subject/$p" "'$subject' has no subsystem prefix"
+	elif ! grep -q '^Signed-off-by: ' "$tmp/$p"; then
+		record FAIL "subject/$p" "no Signed-off-by"
+	else
+		record PASS "subject/$p"
+	fi
+done
+
+# kernel-doc: new warnings only, against the same files at the base.
+mapfile -t files < <(git -C "$src" diff --name-only base HEAD -- '*.c' '*.h')
+mkdir -p "$tmp/base"
+for f in "${files[@]}"; do
+	if git -C "$src" cat-file -e "base:$f" 2>/dev/null; then
+		mkdir -p "$tmp/base/$(dirname "$f")"
+		git -C "$src" show "base:$f" >"$tmp/base/$f"
+	fi
+done
+kdoc() { (cd "$1" && for f in "${files[@]}"; do [ -f "$f" ] && echo "$f"; done |
+	xargs -r perl "$src/scripts/kernel-doc" -none -Wall 2>&1 |
+	sed -E 's/:[0-9]+: /: /' | sort) || true; }
+new=$(comm -13 <(kdoc "$tmp/base") <(kdoc "$src"))
+if [ -z "$new" ]; then
+	record PASS kernel-doc "${#files[@]} files, no new warning"
+else
+	record FAIL kernel-doc "$(wc -l <<<"$new") new warning(s), first: $(head -n 1 <<<"$new")"
+fi
+
+# quilt: the series on a copy of the files it touches, at the base.
+q=$tmp/quilt
+mkdir -p "$q/patches"
+mapfile -t touched < <(cat "$TOP"/patches/[0-9]*.patch | sed -n 's,^--- a/,,p' | sort -u)
+for f in "${touched[@]}"; do
+	if git -C "$src" cat-file -e "base:$f" 2>/dev/null; then
+		mkdir -p "$q/$(dirname "$f")"
+		git -C "$src" show "base:$f" >"$q/$f"
+	fi
+done
+cp "$TOP/patches/series" "$TOP"/patches/[0-9]*.patch "$q/patches/"
+if out=$(cd "$q" && QUILT_PATCHES=patches quilt push -a -q 2>&1); then
+	record PASS quilt "quilt push -a: ${#patches[@]} patches on linux-source-$base"
+else
+	record FAIL quilt "quilt push -a on linux-source-$base: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
+fi
+
+while IFS=$'\t' read -r status check detail; do
+	printf '  %-4s %-12s %s%s\n' "$status" "lint-$base" "$check" "${detail:+  ($detail)}"
+done <"$tsv"
+! grep -q '^FAIL' "$tsv"
