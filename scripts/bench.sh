@@ -11,14 +11,13 @@ set -euo pipefail
 row=${1:-6.12-pool-cmdline}
 base=$(row_field "$row" base) || die bench "" "no row '$row' in configs/matrix.tsv"
 read -ra frags <<<"$(row_field "$row" fragments)"
-key=$base-$(sed -e 's/\.config//g' -e 's/ /+/g' <<<"${frags[*]}")
+key=$(build_key "$base" "${frags[@]}")
 out=$BUILD/out/$key
 res=$BUILD/results/bench
 mkdir -p "$res"
 
 src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1)
-SEEDS=$(find "$BUILD/out" -maxdepth 1 -name "$base-*" ! -name "$key" 2>/dev/null | tr '\n' ' ') \
-	"$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}"
+SEEDS=$(build_seeds "$base" "$key") "$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}"
 "$TOP/scripts/rootfs.sh" "$src" "$out"
 
 say bench "building bench/ioremap_pool_bench.ko out of tree"

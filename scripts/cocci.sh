@@ -43,6 +43,10 @@ if [ "$what" != corpus ]; then
 	start=$(date +%s)
 	spatch_report -j "$(nproc)" --dir "$dir" 2>"$res/dir.err" | sort -u | tee "$res/dir.hits"
 	say cocci "$(grep -c 'ioremap of RAM' "$res/dir.hits" || true) hits under $what in $(($(date +%s) - start)) s"
+	if [ -s "$res/dir.err" ]; then
+		say cocci "spatch reported problems (files it could not parse are not counted as clean): $res/dir.err"
+		head -n 5 "$res/dir.err"
+	fi
 	exit 0
 fi
 

@@ -58,6 +58,21 @@ series_stamp() {
 		sha1sum | cut -c1-40
 }
 
+# build_key BASE FRAGMENT...: the build folder's name under $BUILD/out.
+# Rows with the same base and fragments share one build (they differ in
+# how they boot).
+build_key() {
+	local base=$1
+	shift
+	echo "$base-$(sed -e 's/\.config//g' -e 's/ /+/g' <<<"$*")"
+}
+
+# build_seeds BASE KEY: the other build folders of BASE, which a first
+# build of KEY may start from (scripts/build.sh, SEEDS).
+build_seeds() {
+	find "$BUILD/out" -maxdepth 1 -name "$1-*" ! -name "$2" 2>/dev/null | tr '\n' ' '
+}
+
 # matrix_rows: the names of all rows of configs/matrix.tsv
 matrix_rows() {
 	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \

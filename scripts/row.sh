@@ -13,9 +13,7 @@ base=$(row_field "$row" base) || die row "" "no row '$row' in configs/matrix.tsv
 read -ra frags <<<"$(row_field "$row" fragments)"
 qemu=$(row_field "$row" qemu)
 cmdline=$(row_field "$row" cmdline)
-# Rows with the same base and fragments share one build (they differ in
-# how they boot); its folder is named after them.
-key=$base-$(sed -e 's/\.config//g' -e 's/ /+/g' <<<"${frags[*]}")
+key=$(build_key "$base" "${frags[@]}")
 out=$BUILD/out/$key
 res=$BUILD/results/$row
 mkdir -p "$res"
@@ -29,9 +27,8 @@ stage_failed() {
 say row "=== $row: linux-source-$base, ${frags[*]}"
 src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || stage_failed tree "$BUILD/logs/tree-$base.log"
 
-# A first build may start from another build of the same base (SEEDS).
-SEEDS=$(find "$BUILD/out" -maxdepth 1 -name "$base-*" ! -name "$key" 2>/dev/null | tr '\n' ' ') \
-	"$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" || stage_failed build "$out/build.log"
+SEEDS=$(build_seeds "$base" "$key") "$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" ||
+	stage_failed build "$out/build.log"
 "$TOP/scripts/rootfs.sh" "$src" "$out" || stage_failed rootfs "$out/rootfs.log"
 "$TOP/scripts/boot.sh" "$out" "$res" "$qemu" "$cmdline" || stage_failed boot "$res/console.log"
 "$TOP/scripts/results.sh" "$row"
