@@ -16,6 +16,10 @@ flock -n 9 || die check "" "another make run/check is using $BUILD"
 rows=("$@")
 lint_rows=()
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
+for row in "${rows[@]}"; do
+	row_field "$row" base >/dev/null ||
+		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
+done
 
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
@@ -41,6 +45,7 @@ echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"
 for row in "${rows[@]}"; do
 	tsv=$BUILD/results/$row/results.tsv
 	if [ ! -s "$tsv" ]; then
+		mkdir -p "${tsv%/*}"
 		printf 'FAIL\t%s\tno results\n' "$row" >"$tsv"
 	fi
 	p=$(grep -c '^PASS' "$tsv" || true)
