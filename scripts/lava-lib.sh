@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# Helpers of the LAVA scripts (scripts/lava-*.sh).  Sourced after lib.sh.
+
+# LAVA's Python modules are Debian's, for Debian's interpreter (a pyenv
+# python3 may come first on PATH).
+export LAVA_PY=/usr/bin/python3
+
+# lava_install LOG PKG...: install the Debian packages that are missing, as
+# scripts/deps.sh does.  Returns 1, with the reason on stdout, when they
+# cannot be installed.
+lava_install() {
+	local log=$1 p sudo=()
+	shift
+	local missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || { echo "not root and no sudo to install ${missing[*]}"; return 1; }
+		sudo=(sudo)
+	fi
+	say lava "installing: ${missing[*]}" >&2
+	mkdir -p "$(dirname "$log")"
+	if ! { "${sudo[@]}" apt-get update &&
+		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1; then
+		echo "apt-get install ${missing[*]} failed: $(tail -n 1 "$log") (log: $log)"
+		return 1
+	fi
+}
+
+# lava_device_types: print the folder of LAVA's device-type templates
+# (qemu.jinja2, beaglebone-black.jinja2, ...).  They ship in lava-server,
+# whose dependencies (Django, PostgreSQL) a dispatcher does not need: the
+# package is downloaded and unpacked under $BUILD/cache, not installed.
+lava_device_types() {
+	local dir=$BUILD/cache/lava-server log=$BUILD/logs/lava-server.log
+	local types=$dir/root/usr/share/lava-server/device-types
+	if [ ! -f "$types/qemu.jinja2" ]; then
+		mkdir -p "$dir" "$BUILD/logs"
+		rm -rf "$dir/root" "$dir"/*.deb
+		(cd "$dir" && apt-get download lava-server) >"$log" 2>&1 ||
+			die lava "$log" "apt-get download lava-server"
+		run_logged lava "$log" dpkg-deb -x "$(ls "$dir"/lava-server_*.deb)" "$dir/root"
+	fi
+	echo "$types"
+}
