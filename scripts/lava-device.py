@@ -13,8 +13,8 @@ import jinja2.sandbox
 import yaml
 
 
-def main():
-    types_dir, dictionary, job_file = sys.argv[1:4]
+def render(types_dir, dictionary, job_file):
+    """The device configuration (YAML text) for a job."""
     with open(job_file, encoding="utf-8") as f:
         context = (yaml.safe_load(f) or {}).get("context", {})
     # lava_scheduler_app.environment.devices(): a sandbox, devices first
@@ -25,7 +25,13 @@ def main():
     )
     text = env.get_template(os.path.basename(dictionary)).render(**context)
     yaml.safe_load(text)  # Device.load_configuration() parses it: fail here, not in lava-run
-    sys.stdout.write(text)
+    return text
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.stdout.write(render(*sys.argv[1:4]))
 
 
 if __name__ == "__main__":
