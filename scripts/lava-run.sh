@@ -1,0 +1,157 @@
+#!/bin/bash
+# Run the qemu LAVA job of matrix rows for real, with Debian's lava-dispatcher
+# (lava-run) and a local device: configs/lava/devices/qemu-local.jinja2
+# rendered with lava-server's qemu device-type template and the job's context,
+# as a LAVA server would hand it to its worker.  Then judge LAVA's results
+# against the row's expectations, as scripts/results.sh judges the console of
+# scripts/boot.sh.
+#
+# Usage: scripts/lava-run.sh [ROW...]   (default: the first row of the matrix)
+#   Needs the rows' builds ($BUILD/out/KEY: make run ROW=...).  Per row,
+#   $BUILD/lava-run/ROW/ holds the job, the device configuration, lava-run's
+#   log (lava.log), LAVA's results (results.yaml: every result lava-run
+#   reported), the guest's output (target.log) and results.tsv; all rows' checks go to
+#   $BUILD/results/lava-run/results.tsv, named ROW/CHECK.  Exits 1 if a
+#   check failed.  LAVA_RUN_TIMEOUT (seconds, default 1800) bounds lava-run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lava-lib.sh"
+
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows | head -n 1)
+res=$BUILD/results/lava-run
+mkdir -p "$res" "$BUILD/logs"
+tsv=$res/results.tsv
+log=$BUILD/logs/lava-run.log
+: >"$tsv"
+: >"$log"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
+report() {
+	while IFS=$'\t' read -r status check detail; do
+		printf '  %-4s %-12s %s%s\n' "$status" lava-run "$check" "${detail:+  ($detail)}"
+	done <"$tsv"
+	! grep -q '^FAIL' "$tsv"
+}
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+	if ! command -v sudo >/dev/null; then
+		record SKIP lava-run "lava-run must run as root, and there is no sudo"
+		report
+		exit 0
+	fi
+	sudo=(sudo)
+fi
+if ! why=$(lava_install "$log" lava-dispatcher qemu-system-arm); then
+	record SKIP lava-run "lava-dispatcher is not installable: $why"
+	report
+	exit 0
+fi
+types=$(lava_device_types)
+
+# lava_results DIR: every result in DIR/lava.log (lava-run's log: one YAML
+# mapping a line), one line each: definition, set, case, result, error
+# message; also DIR/results.yaml (the results, as a list) and DIR/target.log
+# (what the guest printed).
+lava_results() {
+	"$LAVA_PY" - "$1" <<'PY'
+import os, sys, yaml
+d = sys.argv[1]
+results = []
+with open(os.path.join(d, "lava.log"), encoding="utf-8", errors="replace") as f, \
+        open(os.path.join(d, "target.log"), "w", encoding="utf-8") as target:
+    for line in f:
+        if '"lvl": "results"' not in line and '"lvl": "target"' not in line:
+            continue
+        try:
+            entry = yaml.safe_load(line)
+            lvl, msg = entry["lvl"], entry["msg"]
+        except (yaml.YAMLError, KeyError, TypeError):
+            continue
+        if lvl == "target":
+            target.write("%s\n" % msg)
+            continue
+        results.append(msg)
+        print("\t".join(str(msg.get(k, "")).replace("\t", " ").replace("\n", " ")
+                        for k in ("definition", "set", "case", "result", "error_msg")))
+with open(os.path.join(d, "results.yaml"), "w", encoding="utf-8") as f:
+    yaml.safe_dump(results, f, default_flow_style=False)
+PY
+}
+
+for row in "${rows[@]}"; do
+	row_field "$row" base >/dev/null || die lava-run "" "no row '$row' in configs/matrix.tsv"
+	dir=$BUILD/lava-run/$row
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if ! "$TOP/scripts/lava-artifacts.sh" "$row" >>"$log" 2>&1; then
+		record SKIP "$row/lava-run" "no artifacts: $(tail -n 1 "$log" | sed 's/^\[.*FAILED: //')"
+		continue
+	fi
+	LAVA_JOBS=$dir ARTIFACTS_URL=file://$BUILD/lava/artifacts DEVICE_TYPES=qemu \
+		"$TOP/scripts/lava-jobs.sh" "$row" >>"$log"
+	job=$dir/$row-qemu.yaml
+	"$LAVA_PY" "$TOP/scripts/lava-device.py" "$types" "$TOP/configs/lava/devices/qemu-local.jinja2" \
+		"$job" >"$dir/device.yaml" 2>>"$log" || die lava-run "$log" "lava-device.py for $row"
+
+	say lava-run "$row: lava-run $(basename "$job") on qemu-local (timeout ${LAVA_RUN_TIMEOUT:-1800}s)"
+	start=$(date +%s)
+	rc=0
+	"${sudo[@]}" timeout "${LAVA_RUN_TIMEOUT:-1800}" nice lava-run --job-id "ioremap-ram-$row" \
+		--output-dir "$dir/output" --device "$dir/device.yaml" "$job" >"$dir/lava.log" 2>&1 || rc=$?
+	secs=$(($(date +%s) - start))
+	lava_results "$dir" >"$dir/lava-results.tsv"
+	say lava-run "$row: lava-run exit $rc in ${secs}s, $(wc -l <"$dir/lava-results.tsv") results; log: $dir/lava.log"
+
+	# 1. The job: LAVA's own verdict (boot, login, test shell, results).
+	job_line=$(awk -F'\t' '$1 == "lava" && $3 == "job"' "$dir/lava-results.tsv" | tail -n 1)
+	if [ "$(cut -f4 <<<"$job_line")" = pass ]; then
+		record PASS "$row/lava job" "lava-run: job complete in ${secs}s"
+	else
+		record FAIL "$row/lava job" "lava-run exit $rc after ${secs}s: $(cut -f5 <<<"$job_line") (log: $dir/lava.log)"
+	fi
+
+	# 2. Each case as expected (kselftest/expect/EXPECT), as scripts/results.sh.
+	# Test sets: a kselftest's name, or kunit-SUITE for kunit:SUITE.
+	expect=$TOP/kselftest/expect/$(row_field "$row" expect)
+	cases=$dir/cases.tsv
+	awk -F'\t' '$1 == "0_kselftest-arm" && $2 != ""' "$dir/lava-results.tsv" >"$cases"
+	declare -A seen=()
+	while read -r test name want; do
+		set_name=$test
+		[[ $test != kunit:* ]] || set_name=kunit-${test#kunit:}
+		seen["$set_name $name"]=1
+		got=$(awk -F'\t' -v s="$set_name" -v c="$name" '$2 == s && $3 == c { print $4; exit }' "$cases")
+		check="$row/$test/$name"
+		case "$got:$want" in
+		:*) record FAIL "$check" "did not run" ;;
+		pass:ok) record PASS "$check" ;;
+		skip:skip)
+			why=$(grep -m1 -E "^(# )?ok [0-9]+ $name # SKIP" "$dir/target.log" | sed 's/.* # SKIP *//')
+			record SKIP "$check" "${why:-skipped, as ${expect#"$TOP"/} expects}" ;;
+		fail:*) record FAIL "$check" "LAVA result fail" ;;
+		skip:ok) record FAIL "$check" "skipped but expected to run on this row" ;;
+		pass:skip) record FAIL "$check" "ran, but ${expect#"$TOP"/} expects a skip" ;;
+		*) record FAIL "$check" "LAVA result '$got', expectation '$want'" ;;
+		esac
+	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$expect")
+	while IFS=$'\t' read -r _ set_name name _ _; do
+		[ -n "${seen["$set_name $name"]:-}" ] ||
+			record FAIL "$row/$set_name/$name" "ran but is not listed in ${expect#"$TOP"/}"
+	done <"$cases"
+	unset seen
+
+	# 3. The policy and the kernel log, from the test definition's own cases.
+	for c in policy kernel-log; do
+		got=$(awk -F'\t' -v c="$c" '$1 == "0_kselftest-arm" && $2 == "" && $3 == c { print $4 }' \
+			"$dir/lava-results.tsv" | tail -n 1)
+		case $got in
+		pass) record PASS "$row/$c" ;;
+		"") record FAIL "$row/$c" "no result" ;;
+		*) record FAIL "$row/$c" "LAVA result $got (log: $dir/lava.log)" ;;
+		esac
+	done
+	grep -P "^[A-Z]+\t\Q$row/\E" "$tsv" >"$dir/results.tsv" || true
+done
+
+report
