@@ -9,6 +9,10 @@
 #                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
 #   make export   export that tree's commits back into patches/ (git format-patch)
+#   make lava-jobs  a LAVA job per matrix row and device type (qemu, beaglebone-black)
+#                 in build/lava/, validated with LAVA's own code; ARTIFACTS_URL=, ROWS=
+#   make lava-artifacts  the qemu jobs' artifacts, to publish at ARTIFACTS_URL
+#   make lava-run run a row's qemu job for real with lava-run (ROW=, built first)
 #
 # Variables: BASE=6.12|6.1 (default 6.12), ROW=<matrix row> (make run),
 # ROWS="<row> ..." (make check), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
@@ -21,7 +25,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check deps bench lint cocci edit export clean
+.PHONY: help run check deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -61,6 +65,17 @@ edit:
 
 export:
 	@scripts/export-series.sh $(if $(KERNEL_SRC),$(KERNEL_SRC),$(BUILD)/src/linux-$(BASE))
+
+lava-jobs:
+	@$(if $(ARTIFACTS_URL),ARTIFACTS_URL='$(ARTIFACTS_URL)') scripts/lava-jobs.sh $(ROWS) && \
+	scripts/lava-validate.sh
+
+lava-artifacts:
+	@scripts/lava-artifacts.sh $(ROWS)
+
+lava-run:
+	@test -n "$(ROW)" || { echo "no row of configs/matrix.tsv for BASE=$(BASE)"; exit 1; }
+	@scripts/lava-run.sh $(ROW)
 
 clean:
 	rm -rf $(BUILD)/out $(BUILD)/results

@@ -18,8 +18,12 @@ url_base=${url_base%/}
 out=${LAVA_JOBS:-$BUILD/lava}
 read -ra types <<<"${DEVICE_TYPES:-qemu beaglebone-black}"
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
 mkdir -p "$out"
+if [ ${#rows[@]} -eq 0 ]; then
+	mapfile -t rows < <(matrix_rows)
+	# all rows: no job of a row that is gone from the matrix
+	find "$out" -maxdepth 1 -name '*.yaml' -delete
+fi
 stamp=$(series_stamp)
 
 # esc VALUE: VALUE as the replacement text of a sed s||| (sed, not ${//}:

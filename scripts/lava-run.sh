@@ -142,13 +142,15 @@ for row in "${rows[@]}"; do
 	unset seen
 
 	# 3. The policy and the kernel log, from the test definition's own cases.
+	# Named as scripts/results.sh names them.
 	for c in policy kernel-log; do
 		got=$(awk -F'\t' -v c="$c" '$1 == "0_kselftest-arm" && $2 == "" && $3 == c { print $4 }' \
 			"$dir/lava-results.tsv" | tail -n 1)
+		check="$row/${c/-/ }"
 		case $got in
-		pass) record PASS "$row/$c" ;;
-		"") record FAIL "$row/$c" "no result" ;;
-		*) record FAIL "$row/$c" "LAVA result $got (log: $dir/lava.log)" ;;
+		pass) record PASS "$check" ;;
+		"") record FAIL "$check" "no result" ;;
+		*) record FAIL "$check" "LAVA result $got (log: $dir/lava.log)" ;;
 		esac
 	done
 	grep -P "^[A-Z]+\t\Q$row/\E" "$tsv" >"$dir/results.tsv" || true
