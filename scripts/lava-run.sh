@@ -150,7 +150,9 @@ for row in "${rows[@]}"; do
 		case $got in
 		pass) record PASS "$check" ;;
 		"") record FAIL "$check" "no result" ;;
-		*) record FAIL "$check" "LAVA result $got (log: $dir/lava.log)" ;;
+		*)
+			why=$(grep -m1 "^${c/-/ }: " "$dir/target.log" || true)
+			record FAIL "$check" "LAVA result $got${why:+: $why} (log: $dir/lava.log)" ;;
 		esac
 	done
 	grep -P "^[A-Z]+\t\Q$row/\E" "$tsv" >"$dir/results.tsv" || true
