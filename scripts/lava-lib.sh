@@ -34,15 +34,19 @@ lava_install() {
 # (qemu.jinja2, beaglebone-black.jinja2, ...).  They ship in lava-server,
 # whose dependencies (Django, PostgreSQL) a dispatcher does not need: the
 # package is downloaded and unpacked under $BUILD/cache, not installed.
+# Returns 1, with the reason on stdout, when that fails.
 lava_device_types() {
 	local dir=$BUILD/cache/lava-server log=$BUILD/logs/lava-server.log
 	local types=$dir/root/usr/share/lava-server/device-types
 	if [ ! -f "$types/qemu.jinja2" ]; then
 		mkdir -p "$dir" "$BUILD/logs"
 		rm -rf "$dir/root" "$dir"/*.deb
-		(cd "$dir" && apt-get download lava-server) >"$log" 2>&1 ||
-			die lava "$log" "apt-get download lava-server"
-		run_logged lava "$log" dpkg-deb -x "$(ls "$dir"/lava-server_*.deb)" "$dir/root"
+		if ! (cd "$dir" && apt-get download lava-server) >"$log" 2>&1 ||
+			! dpkg-deb -x "$(ls "$dir"/lava-server_*.deb)" "$dir/root" >>"$log" 2>&1 ||
+			[ ! -f "$types/qemu.jinja2" ]; then
+			echo "no device-type templates from lava-server: $(tail -n 1 "$log") (log: $log)"
+			return 1
+		fi
 	fi
 	echo "$types"
 }

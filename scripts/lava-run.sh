@@ -47,7 +47,11 @@ if ! why=$(lava_install "$log" lava-dispatcher qemu-system-arm); then
 	report
 	exit 0
 fi
-types=$(lava_device_types)
+if ! types=$(lava_device_types); then
+	record SKIP lava-run "$types"
+	report
+	exit 0
+fi
 
 # lava_results DIR: every result in DIR/lava.log (lava-run's log: one YAML
 # mapping a line), one line each: definition, set, case, result, error

@@ -53,8 +53,9 @@ schema_s=$(echo "$(date +%s.%N) - $start" | bc)
 # The pipeline check: the same jobs, their URLs pointed at empty files.
 if ! why=$(lava_install "$log" lava-dispatcher u-boot-tools telnet); then
 	record SKIP pipeline "lava-dispatcher is not installable: $why"
+elif ! types=$(lava_device_types); then
+	record SKIP pipeline "$types"
 else
-	types=$(lava_device_types)
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
 	declare -A by_type=()
