@@ -5,6 +5,9 @@
 #   make bench    remap pool alloc+free against raw genalloc, in a guest with -icount
 #   make lint     the series' review gates: checkpatch --strict, subjects and
 #                 Signed-off-by, kernel-doc, quilt push -a
+#   make compile-test  the objects the series touches, W=1 C=1, on 7 configs
+#                 (configs/compile.tsv), new warnings against the base, and
+#                 each prefix of the series (part of make check)
 #   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo
 #                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
@@ -25,7 +28,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -40,7 +43,11 @@ run:
 
 check:
 	@scripts/deps.sh
-	@scripts/check.sh $(ROWS)
+	@COMPILE_TEST=1 scripts/check.sh $(ROWS)
+
+compile-test:
+	@scripts/deps.sh $(BASE)
+	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && scripts/compile-test.sh "$$src" $(BASE)
 
 bench:
 	@scripts/deps.sh 6.12
@@ -78,4 +85,4 @@ lava-run:
 	@scripts/lava-run.sh $(ROW)
 
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/results
+	rm -rf $(BUILD)/out $(BUILD)/results $(BUILD)/compile

@@ -28,21 +28,8 @@ if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stam
 		-O "$out" -m "$out/.config" "${frags[@]}"
 	run_logged build "$log" make -C "$src" O="$out" olddefconfig
 	# merge_config.sh only warns when a value does not take: make it fatal.
-	# A later fragment overrides an earlier one, as in merge_config.sh.
-	declare -A want=()
-	while IFS= read -r line; do
-		case $line in CONFIG_*=*) want[${line%%=*}]=$line ;; esac
-	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "${frags[@]}")
-	bad=()
-	for sym in "${!want[@]}"; do
-		line=${want[$sym]}
-		case $line in
-		*=n) if grep -q "^$sym=" "$out/.config"; then bad+=("$line"); fi ;;
-		*) grep -qxF "$line" "$out/.config" || bad+=("$line") ;;
-		esac
-	done
-	[ ${#bad[@]} -eq 0 ] ||
-		die build "$log" "fragment values not in the final .config: ${bad[*]}"
+	bad=$(fragments_not_taken "$out/.config" "${frags[@]}")
+	[ -z "$bad" ] || die build "$log" "fragment values not in the final .config: $bad"
 	echo "$stamp" >"$out/.fragments"
 fi
 

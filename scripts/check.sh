@@ -1,7 +1,8 @@
 #!/bin/bash
 # The whole matrix: every row of configs/matrix.tsv (or those given), the
 # series' review gates on each base (scripts/lint.sh), the Coccinelle
-# corpus (scripts/cocci.sh), then a summary.  Ends with the line
+# corpus (scripts/cocci.sh), with COMPILE_TEST=1 the compile coverage
+# (scripts/compile-test.sh), then a summary.  Ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
 # Usage: scripts/check.sh [ROW...]
@@ -21,10 +22,32 @@ for row in "${rows[@]}"; do
 		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
 done
 
+# The compile coverage (scripts/compile-test.sh, COMPILE_TEST=1: make check)
+# needs only the tree of the first row's base: it runs beside the rows,
+# niced, on the core that QEMU and the single-threaded stages leave idle.
+ctest=()
+if [ "${COMPILE_TEST:-0}" = 1 ]; then
+	cbase=$(row_field "${rows[0]}" base)
+	csrc=$("$TOP/scripts/tree.sh" "$cbase" | tail -n 1) || csrc=""
+	clog=$BUILD/logs/compile-test-$cbase.log
+	rm -f "$BUILD/results/compile-$cbase/results.tsv"
+	if [ -n "$csrc" ]; then
+		say check "compile coverage of the series runs beside the rows, log: $clog"
+		nice -n 10 "$TOP/scripts/compile-test.sh" "$csrc" "$cbase" >"$clog" 2>&1 &
+		ctest=("compile-$cbase" "$!")
+	fi
+fi
+
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	"$TOP/scripts/row.sh" "$row" || true
 done
+if [ ${#ctest[@]} -gt 0 ]; then
+	say check "waiting for the compile coverage"
+	wait "${ctest[1]}" || true
+	grep -v '^\[' "$clog" || true
+	rows+=("${ctest[0]}")
+fi
 
 # The review gates, on each base the rows used.
 for base in $(for r in "${rows[@]}"; do row_field "$r" base; done | sort -u); do

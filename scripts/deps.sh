@@ -15,7 +15,8 @@ if [ ${#bases[@]} -eq 0 ]; then
 fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
-	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle)
+	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle
+	sparse)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
 missing=()

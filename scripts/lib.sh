@@ -100,3 +100,22 @@ run_progress() {
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 0 ] || die "$stage" "$log" "$* (exit $rc)"
 }
+
+# fragments_not_taken CONFIG FRAGMENT...: print the fragments' CONFIG_ lines
+# that CONFIG does not have (merge_config.sh only warns about them).  A later
+# fragment overrides an earlier one, as in merge_config.sh; "=n" means absent.
+fragments_not_taken() {
+	local config=$1 line sym
+	shift
+	local -A want=()
+	while IFS= read -r line; do
+		case $line in CONFIG_*=*) want[${line%%=*}]=$line ;; esac
+	done < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$@")
+	for sym in "${!want[@]}"; do
+		line=${want[$sym]}
+		case $line in
+		*=n) if grep -q "^$sym=" "$config"; then printf '%s ' "$line"; fi ;;
+		*) grep -qxF "$line" "$config" || printf '%s ' "$line" ;;
+		esac
+	done
+}

@@ -1,0 +1,226 @@
+#!/bin/bash
+# Compile coverage of the series, its W=1 and sparse warnings against the
+# base, and its bisectability, without building whole kernels:
+#   - for each row of configs/compile.tsv (a defconfig plus fragments), the
+#     objects the series touches that the config builds are compiled with
+#     W=1 C=1 (sparse) and each header the series touches is compiled on its
+#     own; every warning (file and text, not line) is compared with the same
+#     config at the base: one the base does not have fails the row;
+#   - each prefix of the series compiles the objects it touches, in the first
+#     row's config, with W=1, no error and no warning the base does not have
+#     (a prefix that changes no C file, header, Kconfig or Makefile of the
+#     kernel builds what the one before it built).
+# The base and the prefixes are checked out in a git worktree of SRC
+# (BUILD/src/linux-BASE-wt); objects go to BUILD/compile/BASE/{series,base}
+# (one folder each, reconfigured row by row: Kbuild's host tools are built
+# once).  One PASS/FAIL line per row and per prefix, also in
+# BUILD/results/compile-BASE/results.tsv.  A run on the same commits,
+# configs and scripts keeps the previous results.
+#
+# Usage: [JOBS=N] scripts/compile-test.sh SRC BASE
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$(realpath -m "${1:?usage: compile-test.sh SRC BASE}")
+base=${2:?usage: compile-test.sh SRC BASE}
+jobs=${JOBS:-$(nproc)}
+res=$BUILD/results/compile-$base
+cdir=$BUILD/compile/$base
+wt=$BUILD/src/linux-$base-wt
+tsv=$res/results.tsv
+log=$res/compile.log
+mkdir -p "$res" "$cdir"
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
+show() {
+	while IFS=$'\t' read -r status check detail; do
+		printf '  %-4s %-12s %s%s\n' "$status" "compile-$base" "$check" "${detail:+  ($detail)}"
+	done <"$tsv"
+	! grep -q '^FAIL' "$tsv"
+}
+
+git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
+	die compile "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
+mapfile -t commits < <(git -C "$src" rev-list --reverse base..HEAD)
+[ ${#commits[@]} -gt 0 ] || die compile "" "$src has no commits on top of 'base'"
+
+# Trees, not commit ids: re-applying the same series gives new commit ids.
+key=$({ git -C "$src" log --format=%T base..HEAD
+	cat "$TOP/configs/compile.tsv" "$TOP"/configs/compile/*.config "$0" "$TOP/scripts/lib.sh"
+} | sha1sum | cut -c1-40)
+if [ -s "$tsv" ] && [ "$(cat "$res/key" 2>/dev/null)" = "$key" ]; then
+	say compile "series, configs and scripts unchanged: results of the last run"
+	show
+	exit
+fi
+rm -f "$res/key" "$res"/*.log "$res"/*.warnings "$res"/*.new-warnings
+: >"$tsv"
+: >"$log"
+
+# The worktree: made once, remade if SRC was made anew.
+common() { git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null; }
+if [ "$(common "$wt" || true)" != "$(common "$src")" ]; then
+	say compile "adding a git worktree of $src for the base and the prefixes"
+	rm -rf "$wt"
+	git -C "$src" worktree prune
+	run_logged compile "$log" git -C "$src" worktree add -q --detach "$wt" base
+fi
+checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
+
+mapfile -t cfiles < <(git -C "$src" diff --name-only base HEAD -- '*.c')
+mapfile -t hfiles < <(git -C "$src" diff --name-only base HEAD -- 'include/*.h' 'arch/arm/include/*.h')
+
+# configure TREE O DEFCONFIG FRAGMENT...: O's .config from the defconfig and
+# the fragments (configs/compile/), unless O already has exactly that.
+configure() {
+	local tree=$1 o=$2 defconfig=$3 stamp
+	shift 3
+	stamp=$({ git -C "$tree" rev-parse HEAD; echo "$defconfig"; cat "$@"; } | sha1sum)
+	[ "$(cat "$o/.compile-stamp" 2>/dev/null)" != "$stamp" ] || return 0
+	mkdir -p "$o"
+	run_logged compile "$log" make -C "$tree" O="$o" "$defconfig"
+	run_logged compile "$log" env -C "$tree" scripts/kconfig/merge_config.sh -O "$o" \
+		-m "$o/.config" "$@"
+	run_logged compile "$log" make -C "$tree" O="$o" olddefconfig
+	echo "$stamp" >"$o/.compile-stamp"
+}
+
+# objects TREE O: the objects of the series' C files that O's config builds,
+# read off the obj-y / obj-m / obj-$(CONFIG_...) line of their Makefile
+# (a file #included by another is built with it, not listed).
+objects() {
+	local tree=$1 o=$2 f d b lhs sym
+	for f in "${cfiles[@]}"; do
+		[ -f "$tree/$f" ] || continue
+		d=${f%/*} b=${f##*/}
+		b=${b%.c}
+		lhs=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$tree/$d/Makefile" |
+			awk -v re="(^|[[:space:]=])${b}[.]o([[:space:]]|\$)" '$0 ~ re { print $1; exit }')
+		lhs=${lhs%%[:+]=*}
+		case $lhs in
+		obj-y | obj-m) ;;
+		obj-\$\(CONFIG_*\))
+			sym=${lhs#obj-\$(}
+			grep -qE "^${sym%)}=[ym]\$" "$o/.config" || continue
+			;;
+		*) continue ;;
+		esac
+		echo "$d/$b.o"
+	done
+}
+
+# warnings TREE LOG: the warnings and errors of a build log, without line
+# numbers and folder names, so that the base's and the series' compare.
+warnings() {
+	{ grep -E ': (warning|error): ' "$2" || true; } |
+		sed -E -e "s|$1/||g" -e "s|$BUILD/compile/[^/]*/[^/]*/||g" \
+			-e 's|^([^: ]+):[0-9]+(:[0-9]+)?: |\1: |' | sort -u
+}
+
+# compile TREE O LOG OBJECT...: build the objects anew with W=1 and, unless
+# SPARSE=0, C=1
+compile() {
+	local tree=$1 o=$2 out=$3
+	shift 3
+	(cd "$o" && rm -f "$@")
+	make -C "$tree" O="$o" -j"$jobs" W=1 C="${SPARSE:-1}" "$@" >"$out" 2>&1
+}
+
+# headers O LOG: compile each header the series touches on its own, with the
+# flags Kbuild used for mm/memblock.o (which every config builds).
+headers() {
+	local o=$1 out=$2 h inc cmd
+	cmd=$(sed -n -E 's/^(saved)?cmd_mm\/memblock\.o := //p' "$o/mm/.memblock.o.cmd")
+	cmd=${cmd%% -c -o *}
+	cmd=${cmd/-Wp,-MMD,mm\/.memblock.o.d/}
+	for h in "${hfiles[@]}"; do
+		case $h in
+		include/*) inc=${h#include/} ;;
+		arch/arm/include/*) inc=${h#arch/arm/include/} ;;
+		esac
+		printf '#include <%s>\n' "$inc" >"$o/header-test.c"
+		echo "HEADER $inc" >>"$out"
+		(cd "$o" && eval "$cmd -c -o header-test.o header-test.c") >>"$out" 2>&1 || return 1
+	done
+}
+
+# The rows: the series' objects and headers, then the base's.
+mapfile -t table < <(sed -e '/^#/d' -e '/^$/d' "$TOP/configs/compile.tsv" | tail -n +2)
+rows=()
+for line in "${table[@]}"; do
+	IFS=$'\t' read -r name defconfig fragments <<<"$line"
+	rows+=("$name")
+	read -ra frags <<<"$fragments"
+	frags=("${frags[@]/#/$TOP/configs/compile/}")
+	o=$cdir/series
+	say compile "$name: $defconfig + $fragments"
+	configure "$src" "$o" "$defconfig" "${frags[@]}"
+	bad=$(fragments_not_taken "$o/.config" "${frags[@]}")
+	if [ -n "$bad" ]; then
+		record FAIL "$name" "fragment values not in the .config: $bad"
+		continue
+	fi
+	cp "$o/.config" "$cdir/$name.config"
+	mapfile -t objs < <(objects "$src" "$o")
+	rc=0
+	compile "$src" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
+	[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		record FAIL "$name" "build failed: $(warnings "$src" "$res/$name.log" |
+			grep -m1 error: || tail -n 1 "$res/$name.log"), log: $res/$name.log"
+		continue
+	fi
+	checkout base
+	o=$cdir/base
+	configure "$wt" "$o" "$defconfig" "${frags[@]}"
+	mapfile -t bobjs < <(objects "$wt" "$o")
+	compile "$wt" "$o" "$res/$name.base.log" "${bobjs[@]}" ||
+		die compile "$res/$name.base.log" "$name: the base does not build"
+	warnings "$wt" "$res/$name.base.log" >"$res/$name.base.warnings"
+	warnings "$src" "$res/$name.log" >"$res/$name.warnings"
+	new=$(comm -13 "$res/$name.base.warnings" "$res/$name.warnings")
+	detail="${#objs[@]} objects, ${#hfiles[@]} headers, $(wc -l <"$res/$name.warnings") warnings, all also at the base"
+	if [ -z "$new" ]; then
+		record PASS "$name" "$detail"
+	else
+		printf '%s\n' "$new" >"$res/$name.new-warnings"
+		record FAIL "$name" "$(wc -l <<<"$new") new warning(s), first: $(head -n 1 <<<"$new"); all: $res/$name.new-warnings"
+	fi
+done
+
+# Bisection: each prefix of the series, in the first row's config.
+first=${rows[0]}
+touch "$res/$first.base.warnings"
+o=$cdir/bisect
+mkdir -p "$o"
+n=0
+for c in "${commits[@]}"; do
+	n=$((n + 1))
+	subject=$(git -C "$src" log -1 --format=%s "$c")
+	kernel=(-- '*.c' '*.h' '*Kconfig*' '*Makefile' '*Kbuild' ':!tools/' ':!Documentation/')
+	if [ "$n" -gt 1 ] && git -C "$src" diff --quiet "$c~1" "$c" "${kernel[@]}"; then
+		record PASS "bisect/$n" "$subject: no C file, header, Kconfig or Makefile of the kernel changed"
+		continue
+	fi
+	checkout "$c"
+	# The first row's values for the symbols this prefix has (a new
+	# symbol would otherwise get its default).
+	if [ "$n" -eq 1 ] || ! git -C "$src" diff --quiet "$c~1" "$c" -- '*Kconfig*'; then
+		cp "$cdir/$first.config" "$o/.config"
+		run_logged compile "$log" make -C "$wt" O="$o" olddefconfig
+	fi
+	mapfile -t objs < <(objects "$wt" "$o")
+	blog=$res/bisect-$(printf '%02d' "$n").log
+	say compile "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
+	if ! SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
+		record FAIL "bisect/$n" "$subject: build failed: $(grep -m1 'error:' "$blog" || tail -n 1 "$blog"), log: $blog"
+		continue
+	fi
+	new=$(comm -13 "$res/$first.base.warnings" <(warnings "$wt" "$blog"))
+	if [ -z "$new" ]; then
+		record PASS "bisect/$n" "$subject: ${#objs[@]} objects"
+	else
+		record FAIL "bisect/$n" "$subject: new warning: $(head -n 1 <<<"$new"), log: $blog"
+	fi
+done
+echo "$key" >"$res/key"
+show
