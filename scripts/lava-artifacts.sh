@@ -22,6 +22,8 @@ mkdir -p "$BUILD/logs" "$BUILD/lava"
 : >"$log"
 
 declare -A done_keys=()
+tmp=""
+trap 'rm -rf "$tmp"' EXIT
 for row in "${rows[@]}"; do
 	base=$(row_field "$row" base) || die lava-art "" "no row '$row' in configs/matrix.tsv"
 	read -ra frags <<<"$(row_field "$row" fragments)"
@@ -57,5 +59,6 @@ for row in "${rows[@]}"; do
 	mkdir -p "${dest%/*}"
 	mv "$tmp/qemu" "$dest"
 	rm -rf "$tmp"
+	tmp=""
 	say lava-art "$key: $(du -sh "$dest" | cut -f1) in $dest"
 done
