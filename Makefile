@@ -43,7 +43,7 @@ run:
 
 check:
 	@scripts/deps.sh
-	@COMPILE_TEST=1 scripts/check.sh $(ROWS)
+	@FULL=1 scripts/check.sh $(ROWS)
 
 compile-test:
 	@scripts/deps.sh $(BASE)

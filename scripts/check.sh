@@ -1,8 +1,9 @@
 #!/bin/bash
 # The whole matrix: every row of configs/matrix.tsv (or those given), the
 # series' review gates on each base (scripts/lint.sh), the Coccinelle
-# corpus (scripts/cocci.sh), with COMPILE_TEST=1 the compile coverage
-# (scripts/compile-test.sh), then a summary.  Ends with the line
+# corpus (scripts/cocci.sh), then a summary.  With FULL=1 (make check) also
+# the compile coverage (scripts/compile-test.sh) and the LAVA jobs: every
+# row's generated and validated, the first row's run with lava-run.  Ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
 # Usage: scripts/check.sh [ROW...]
@@ -22,11 +23,11 @@ for row in "${rows[@]}"; do
 		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
 done
 
-# The compile coverage (scripts/compile-test.sh, COMPILE_TEST=1: make check)
+# The compile coverage (scripts/compile-test.sh, FULL=1: make check)
 # needs only the tree of the first row's base: it runs beside the rows,
 # niced, on the core that QEMU and the single-threaded stages leave idle.
 ctest=()
-if [ "${COMPILE_TEST:-0}" = 1 ]; then
+if [ "${FULL:-0}" = 1 ]; then
 	cbase=$(row_field "${rows[0]}" base)
 	csrc=$("$TOP/scripts/tree.sh" "$cbase" | tail -n 1) || csrc=""
 	clog=$BUILD/logs/compile-test-$cbase.log
@@ -61,6 +62,16 @@ rm -f "$BUILD/results/cocci/results.tsv"
 src=${KERNEL_SRC:-$BUILD/src/linux-$(row_field "${rows[0]}" base)}
 "$TOP/scripts/cocci.sh" "$src" corpus || true
 rows+=("${lint_rows[@]}" cocci)
+
+# LAVA: a job per row and device type, validated with LAVA's own code
+# (scripts/lava-jobs.sh, lava-validate.sh), and the first row's qemu job run
+# for real with lava-run (scripts/lava-run.sh).
+if [ "${FULL:-0}" = 1 ]; then
+	rm -f "$BUILD/results/lava/results.tsv" "$BUILD/results/lava-run/results.tsv"
+	{ "$TOP/scripts/lava-jobs.sh" && "$TOP/scripts/lava-validate.sh"; } || true
+	"$TOP/scripts/lava-run.sh" "${rows[0]}" || true
+	rows+=(lava lava-run)
+fi
 
 pass=0 fail=0 skip=0
 echo

@@ -36,13 +36,22 @@ n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
 for f in "$tmp"/*.patch; do
 	sed -i 's/^ $//' "$f"
 done
+# The notes after a patch's name in the old series ("# needs: PATH") stay
+# with the patch of the same name, whatever its number now.
+declare -A note=()
+while read -r name rest; do
+	[ -z "$rest" ] || note[${name#[0-9][0-9][0-9][0-9]-}]=$rest
+done < <(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/null || true)
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/*.patch "$TOP/patches/"
 {
 	echo "# The series, in order, for quilt and scripts/tree.sh."
 	echo "# The cover letter (0000-cover-letter.patch) is not a patch and stays out."
+	echo "# \"NAME  # needs: PATH\": only for trees that have PATH (left out on others)."
 	for f in "$tmp"/[0-9]*.patch; do
-		[ "${f##*/}" = 0000-cover-letter.patch ] || echo "${f##*/}"
+		name=${f##*/}
+		slug=${name#[0-9][0-9][0-9][0-9]-}
+		[ "$name" = 0000-cover-letter.patch ] || echo "$name${note[$slug]:+  ${note[$slug]}}"
 	done
 } >"$TOP/patches/series"
 # The tree holds exactly this series now: tell scripts/tree.sh, so that it

@@ -73,6 +73,21 @@ build_seeds() {
 	find "$BUILD/out" -maxdepth 1 -name "$1-*" ! -name "$2" 2>/dev/null | tr '\n' ' '
 }
 
+# series_list SRC REV: the patches of patches/series to apply to SRC at
+# REV, in order.  A line "NAME  # needs: PATH" is left out, with a note on
+# stderr, when REV has no file PATH (a patch for newer trees only).
+series_list() {
+	local src=$1 rev=$2 name rest need
+	while read -r name rest; do
+		need=$(sed -n 's/.*#[[:space:]]*needs:[[:space:]]*\([^[:space:]]*\).*/\1/p' <<<"$rest")
+		if [ -n "$need" ] && ! git -C "$src" cat-file -e "$rev:$need" 2>/dev/null; then
+			echo "leaving out $name: it needs $need, which this tree does not have" >&2
+			continue
+		fi
+		echo "$name"
+	done < <(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/patches/series")
+}
+
 # matrix_rows: the names of all rows of configs/matrix.tsv
 matrix_rows() {
 	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \

@@ -6,7 +6,8 @@
 #   - kernel-doc -none -Wall on every C file and header the series touches:
 #     no warning that the base does not also have;
 #   - the series applies with quilt (GNU patch) to the base, as it does with
-#     git am (the tree stage).
+#     git am (the tree stage);
+#   - make htmldocs SPHINXDIRS=arch/arm builds the new page without a warning.
 # One PASS/FAIL line per check, also in build/results/lint-BASE/results.tsv.
 #
 # Usage: scripts/lint.sh SRC BASE
@@ -79,11 +80,41 @@ for f in "${touched[@]}"; do
 		git -C "$src" show "base:$f" >"$q/$f"
 	fi
 done
-cp "$TOP/patches/series" "$TOP"/patches/[0-9]*.patch "$q/patches/"
+cp "$TOP"/patches/[0-9]*.patch "$q/patches/"
+series_list "$src" base >"$q/patches/series" 2>/dev/null
+nq=$(wc -l <"$q/patches/series")
 if out=$(cd "$q" && QUILT_PATCHES=patches quilt push -a -q 2>&1); then
-	record PASS quilt "quilt push -a: ${#patches[@]} patches on linux-source-$base"
+	record PASS quilt "quilt push -a: $nq of ${#patches[@]} patches on linux-source-$base$(
+		[ "$nq" -eq ${#patches[@]} ] || echo ", the rest marked '# needs:' a file it lacks")"
 else
 	record FAIL quilt "quilt push -a on linux-source-$base: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
+fi
+
+# htmldocs: the ARM pages built by Sphinx (Debian's python3-sphinx) with no
+# warning, the new page among them and, where the index has it, linked.
+hlog=$res/htmldocs.log
+if [ ! -f "$src/Documentation/arch/arm/index.rst" ]; then
+	record SKIP htmldocs "linux-source-$base has no Documentation/arch/arm/index.rst (before v6.5): SPHINXDIRS=arch/arm cannot build there"
+elif ! [ -x /usr/bin/sphinx-build ]; then
+	record SKIP htmldocs "/usr/bin/sphinx-build missing (Debian's python3-sphinx; scripts/deps.sh installs it)"
+elif ! PYTHONDONTWRITEBYTECODE=1 make -C "$src" O="$BUILD/htmldocs-$base" SPHINXDIRS=arch/arm \
+	PYTHON3=/usr/bin/python3 SPHINXBUILD=/usr/bin/sphinx-build htmldocs >"$hlog" 2>&1; then
+	record FAIL htmldocs "make htmldocs SPHINXDIRS=arch/arm failed, log: $hlog"
+else
+	html=$BUILD/htmldocs-$base/Documentation/output/arch/arm
+	# graphviz only improves the pictures (and this page has none).
+	warn=$(grep -E 'WARNING|ERROR|CRITICAL' "$hlog" | grep -v 'dot(1) not found' || true)
+	if [ -n "$warn" ]; then
+		record FAIL htmldocs "$(wc -l <<<"$warn") warning(s), first: $(head -n 1 <<<"$warn"), log: $hlog"
+	elif [ ! -s "$html/ioremap-ram.html" ]; then
+		record FAIL htmldocs "no $html/ioremap-ram.html"
+	elif grep -qx '   ioremap-ram' "$src/Documentation/arch/arm/index.rst" &&
+		! grep -q 'href="ioremap-ram.html"' "$html/index.html"; then
+		record FAIL htmldocs "the ARM index does not link ioremap-ram.html"
+	else
+		record PASS htmldocs "SPHINXDIRS=arch/arm: no warning, ioremap-ram.html$(
+			grep -q 'href="ioremap-ram.html"' "$html/index.html" && echo ' linked from the index')"
+	fi
 fi
 
 while IFS=$'\t' read -r status check detail; do

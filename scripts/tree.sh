@@ -61,8 +61,10 @@ else
 	[ "$start" = base ] || start=$(git -C "$src" rev-parse HEAD)
 	git_q am --abort >/dev/null 2>&1 || true
 	run_logged tree "$log" git_q checkout -q -f -B ioremap-ram "$start"
-	mapfile -t list < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
-		"$TOP/patches/series")
+	mapfile -t list < <(series_list "$src" "$start" 2>>"$log")
+	if grep -q '^leaving out' "$log"; then
+		say tree "$(grep '^leaving out' "$log" | head -n 1)"
+	fi
 	# One git am for the whole series: each call refreshes the index of
 	# the whole tree, which costs ~20 s on a kernel tree.
 	if ! git_q am -q "${list[@]/#/$TOP/patches/}" >>"$log" 2>&1; then
