@@ -1,101 +1,252 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Benchmark of the remap pool (not part of the series): the cost of
- * ioremap_pool_alloc() + ioremap_pool_free() against raw gen_pool_alloc() +
- * gen_pool_free() on a private genalloc pool of the same size and page
- * granularity: what the tracking layer costs.  Built out of tree by
- * `make bench`, loaded in a guest booted with a pool and -icount, so that
- * the guest clock counts instructions and the figures repeat.
- * Prints one line per size; loading fails on purpose (-EAGAIN) so that
- * the module never stays.
+ * make bench, remap pool (not part of the series).  Loaded in a guest
+ * booted with a pool (ioremap_pool=) and a CMA area, under -icount; prints
+ * medians in ns (= guest instructions), scripts/bench.sh makes the ratios.
+ *
+ *  P2b  ioremap_pool_alloc()+ioremap_pool_free() against raw
+ *       gen_pool_alloc()+gen_pool_free() on a private genalloc pool of the
+ *       same size and granularity: the cost of the tracking layer.
+ *  P2   the pool against cma_alloc()+cma_release() on the default CMA
+ *       area, and against dma_alloc_coherent()+dma_free_coherent() on a
+ *       platform device; the latter also maps and clears the buffer, so
+ *       the pool is measured with ioremap_wc()+memset_io()+iounmap() too.
+ *  P4   pool alloc+free as the pool fragments: the first FRAG% of the pool
+ *       is filled with 4 KiB allocations and every other one is freed
+ *       (4 KiB holes); at 0% the pool is empty.  The same run at each pool
+ *       size of `make bench` shows how the cost grows with the pool.
+ *
+ * cma_alloc() and the default CMA area are not exported: their addresses
+ * come from bench_syms.h, which scripts/bench.sh writes from the kernel's
+ * vmlinux (checked against an exported symbol before use).
+ * Loading fails on purpose (-EAGAIN) so that the module never stays.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cma.h>
+#include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
-#include <linux/ktime.h>
-#include <linux/math64.h>
+#include <linux/io.h>
 #include <linux/module.h>
+#include <linux/platform_device.h>
 #include <linux/sizes.h>
-#include <linux/sort.h>
+#include <linux/vmalloc.h>
 
 #include <asm/ioremap_pool.h>
 
-static unsigned int reps = 5;
-module_param(reps, uint, 0444);
-static unsigned int loops = 200;
-module_param(loops, uint, 0444);
+#include "bench.h"
+#include "bench_syms.h"
 
-static int cmp_u64(const void *a, const void *b)
+static const size_t sizes[] = { SZ_4K, SZ_64K, SZ_1M };
+
+/* P2b: the pool against raw genalloc on a private pool of the same size. */
+static int bench_genalloc(void)
 {
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static u64 median(u64 *v, unsigned int n)
-{
-	sort(v, n, sizeof(*v), cmp_u64, NULL);
-	return v[n / 2];
-}
-
-static int __init bench_init(void)
-{
-	static const size_t sizes[] = { SZ_4K, SZ_64K, SZ_1M };
 	struct gen_pool *gp;
-	u64 t_pool[16], t_raw[16];
-	unsigned int i, r, l;
+	unsigned int i;
+	u64 p, q;
 
-	if (!ioremap_pool_available()) {
-		pr_err("no remap pool: boot with ioremap_pool=\n");
-		return -ENODEV;
-	}
-	if (reps > ARRAY_SIZE(t_pool))
-		reps = ARRAY_SIZE(t_pool);
 	gp = gen_pool_create(PAGE_SHIFT, NUMA_NO_NODE);
-	/* A private pool over a made-up range: genalloc never touches it. */
+	/* A made-up range: genalloc never touches the memory it manages. */
 	if (!gp || gen_pool_add(gp, SZ_256M, ioremap_pool_size(), NUMA_NO_NODE))
 		return -ENOMEM;
-
-	pr_info("size pool_ns raw_ns ratio (median of %u runs of %u alloc+free)\n",
-		reps, loops);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		for (r = 0; r < reps; r++) {
-			ktime_t t0 = ktime_get();
+		size_t size = sizes[i];
 
-			for (l = 0; l < loops; l++) {
-				phys_addr_t phys;
+		BENCH_MEDIAN(p, 200, {
+			phys_addr_t phys;
 
-				if (ioremap_pool_alloc(sizes[i], 0, &phys))
-					return -ENOMEM;
-				ioremap_pool_free(phys, sizes[i]);
-			}
-			t_pool[r] = div_u64(ktime_to_ns(ktime_sub(ktime_get(), t0)),
-					    loops);
+			if (ioremap_pool_alloc(size, 0, &phys))
+				goto fail;
+			ioremap_pool_free(phys, size);
+		});
+		BENCH_MEDIAN(q, 200, {
+			unsigned long a = gen_pool_alloc(gp, size);
 
-			t0 = ktime_get();
-			for (l = 0; l < loops; l++) {
-				unsigned long a = gen_pool_alloc(gp, sizes[i]);
-
-				if (!a)
-					return -ENOMEM;
-				gen_pool_free(gp, a, sizes[i]);
-			}
-			t_raw[r] = div_u64(ktime_to_ns(ktime_sub(ktime_get(), t0)),
-					   loops);
-		}
-		{
-			u64 p = median(t_pool, reps), q = median(t_raw, reps);
-			u32 pct = div64_u64(p * 100, q ? q : 1);
-
-			pr_info("bench: %zu %llu %llu %u.%02u\n", sizes[i], p, q,
-				pct / 100, pct % 100);
-		}
+			if (!a)
+				goto fail;
+			gen_pool_free(gp, a, size);
+		});
+		pr_info("bench: p2b.pool.%zu %llu\n", size, p);
+		pr_info("bench: p2b.genalloc.%zu %llu\n", size, q);
 	}
 	gen_pool_destroy(gp);
+	return 0;
+fail:
+	gen_pool_destroy(gp);
+	return -ENOMEM;
+}
+
+typedef struct page *(cma_alloc_fn)(struct cma *cma, unsigned long count,
+				    unsigned int align, bool no_warn);
+typedef bool (cma_release_fn)(struct cma *cma, const struct page *pages,
+			      unsigned long count);
+
+/* P2: the pool against CMA and dma_alloc_coherent(). */
+static int bench_cma_dma(void)
+{
+	cma_alloc_fn *b_cma_alloc = (cma_alloc_fn *)BENCH_ADDR_cma_alloc;
+	cma_release_fn *b_cma_release = (cma_release_fn *)BENCH_ADDR_cma_release;
+	struct cma *cma = *(struct cma **)BENCH_ADDR_dma_contiguous_default_area;
+	struct platform_device *pdev;
+	unsigned int i;
+	int err = 0;
+	u64 t;
+
+	if (BENCH_ADDR_ioremap_pool_alloc != (unsigned long)ioremap_pool_alloc) {
+		pr_err("bench: bench_syms.h is not of the running kernel\n");
+		return -EINVAL;
+	}
+	if (!cma) {
+		pr_err("bench: no default CMA area (CONFIG_DMA_CMA, cma=)\n");
+		return -ENODEV;
+	}
+	pdev = platform_device_register_simple(KBUILD_MODNAME, PLATFORM_DEVID_NONE,
+					       NULL, 0);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+	err = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
+	if (err)
+		goto out;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t size = sizes[i];
+		unsigned long count = size >> PAGE_SHIFT;
+
+		BENCH_MEDIAN(t, 100, {
+			phys_addr_t phys;
+
+			if (ioremap_pool_alloc(size, 0, &phys))
+				goto nomem;
+			ioremap_pool_free(phys, size);
+		});
+		pr_info("bench: p2.pool.%zu %llu\n", size, t);
+
+		BENCH_MEDIAN(t, 20, {
+			struct page *page = b_cma_alloc(cma, count, 0, false);
+
+			if (!page)
+				goto nomem;
+			b_cma_release(cma, page, count);
+		});
+		pr_info("bench: p2.cma.%zu %llu\n", size, t);
+
+		BENCH_MEDIAN(t, 20, {
+			phys_addr_t phys;
+			void __iomem *va;
+
+			if (ioremap_pool_alloc(size, 0, &phys))
+				goto nomem;
+			va = ioremap_wc(phys, size);
+			if (!va) {
+				ioremap_pool_free(phys, size);
+				goto nomem;
+			}
+			memset_io(va, 0, size);
+			iounmap(va);
+			ioremap_pool_free(phys, size);
+		});
+		pr_info("bench: p2.poolmap.%zu %llu\n", size, t);
+
+		BENCH_MEDIAN(t, 20, {
+			dma_addr_t dma;
+			void *va = dma_alloc_coherent(&pdev->dev, size, &dma,
+						      GFP_KERNEL);
+
+			if (!va)
+				goto nomem;
+			dma_free_coherent(&pdev->dev, size, va, dma);
+		});
+		pr_info("bench: p2.dma.%zu %llu\n", size, t);
+	}
+	goto out;
+nomem:
+	err = -ENOMEM;
+out:
+	platform_device_unregister(pdev);
+	return err;
+}
+
+/*
+ * P4: fill the first frac% of the (empty) pool with 4 KiB allocations and
+ * free every other one, measure, free the rest.  An allocation that does
+ * not fit is reported as "none" (its cost is the full scan, not a latency).
+ */
+static int bench_frag(unsigned int frac)
+{
+	size_t pool = ioremap_pool_size();
+	unsigned long n = (pool / 100 * frac) >> PAGE_SHIFT, k;
+	unsigned int mib = pool / SZ_1M, i;
+	phys_addr_t *held = NULL;
+	int err = 0;
+	u64 t;
+
+	if (n) {
+		held = vmalloc_array(n, sizeof(*held));
+		if (!held)
+			return -ENOMEM;
+	}
+	for (k = 0; k < n; k++)
+		if (ioremap_pool_alloc(SZ_4K, 0, &held[k]))
+			break;
+	n = k;
+	for (k = 1; k < n; k += 2)
+		ioremap_pool_free(held[k], SZ_4K);
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		size_t size = sizes[i];
+		phys_addr_t phys;
+
+		if (ioremap_pool_alloc(size, 0, &phys)) {
+			pr_info("bench: p4.%u.%u.%zu none\n", mib, frac, size);
+			continue;
+		}
+		ioremap_pool_free(phys, size);
+		BENCH_MEDIAN(t, 20, {
+			if (ioremap_pool_alloc(size, 0, &phys)) {
+				err = -ENOMEM;
+				goto out;
+			}
+			ioremap_pool_free(phys, size);
+		});
+		pr_info("bench: p4.%u.%u.%zu %llu\n", mib, frac, size, t);
+	}
+out:
+	for (k = 0; k < n; k += 2)
+		ioremap_pool_free(held[k], SZ_4K);
+	vfree(held);
+	return err;
+}
+
+static int __init ioremap_pool_bench_init(void)
+{
+	static const unsigned int fracs[] = { 0, 25, 50, 75 };
+	unsigned int i;
+	int err;
+
+	if (!ioremap_pool_available()) {
+		pr_err("bench: no remap pool: boot with ioremap_pool=\n");
+		return -ENODEV;
+	}
+	pr_info("bench: pool.mib %zu\n", ioremap_pool_size() / SZ_1M);
+	/* Only the run with a 16 MiB pool measures P2 and P2b. */
+	if (ioremap_pool_size() == SZ_16M) {
+		err = bench_genalloc();
+		if (err)
+			pr_err("bench: pool against genalloc failed: %d\n", err);
+		err = bench_cma_dma();
+		if (err)
+			pr_err("bench: pool against CMA and DMA failed: %d\n", err);
+	}
+	for (i = 0; i < ARRAY_SIZE(fracs); i++) {
+		err = bench_frag(fracs[i]);
+		if (err)
+			pr_err("bench: fragmentation %u%% failed: %d\n", fracs[i], err);
+	}
 	return -EAGAIN;
 }
-module_init(bench_init);
+module_init(ioremap_pool_bench_init);
 
-MODULE_DESCRIPTION("Benchmark of the ARM remap pool against raw genalloc");
+MODULE_DESCRIPTION("make bench: the ARM remap pool against genalloc, CMA and the DMA API");
 MODULE_LICENSE("GPL");

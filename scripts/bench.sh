@@ -1,51 +1,209 @@
 #!/bin/bash
-# make bench: the remap pool's alloc+free against raw genalloc, measured in
-# one guest booted with -icount (the guest clock counts instructions, so
-# the figures repeat from boot to boot), as medians and ratios.
+# make bench: the costs of the series, measured side by side as ratios, in
+# guests booted with QEMU -smp 1 -icount shift=0,sleep=off: the guest clock
+# counts instructions (1 ns each), so the figures repeat from boot to boot.
 # Benchmarks are not tests: nothing here asserts a time.
 #
-# Usage: scripts/bench.sh [ROW]	(default: 6.12-pool-cmdline, for its kernel)
+# Usage: scripts/bench.sh
+#   Builds two kernels with the same configuration, the patched one
+#   (build/src/linux-6.12, branch ioremap-ram, as it is: uncommitted edits
+#   included) and the unpatched one (a git worktree of it at tag "base",
+#   build/src/linux-6.12-bench-base), and the modules of bench/ for each;
+#   boots them, and prints medians and ratios (Documentation/performance.md):
+#     P1   ioremap()+iounmap() of MMIO, base against patched; the RAM check
+#          against the number of memblock regions
+#     P2   the remap pool against cma_alloc() and dma_alloc_coherent()
+#     P2b  the pool against raw genalloc (its tracking layer)
+#     P4   the pool as it grows (1 MiB to 256 MiB) and as it fragments
+#   Results: build/results/bench/ (table.txt, one console log per boot).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-row=${1:-6.12-pool-cmdline}
-base=$(row_field "$row" base) || die bench "" "no row '$row' in configs/matrix.tsv"
-read -ra frags <<<"$(row_field "$row" fragments)"
-key=$(build_key "$base" "${frags[@]}")
-out=$BUILD/out/$key
 res=$BUILD/results/bench
 mkdir -p "$res"
+qemu_opts="-m 1024 -smp 1 -icount shift=0,sleep=off"
+patched_frags=(base.config reject.config pool.config bench.config)
+base_frags=(base.config bench-base.config bench.config)
+pool_sizes=(1 4 16 64 256)	# MiB, one boot each (16: the main boot)
 
-src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1)
-SEEDS=$(build_seeds "$base" "$key") "$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}"
-"$TOP/scripts/rootfs.sh" "$src" "$out"
+# The patched tree, used as it is.  scripts/tree.sh only when there is none
+# yet: on a tree with uncommitted edits it would check the branch out again.
+if [ -n "${KERNEL_SRC:-}" ]; then
+	src=$KERNEL_SRC
+elif git -C "$BUILD/src/linux-6.12" rev-parse -q --verify refs/heads/ioremap-ram >/dev/null 2>&1; then
+	src=$BUILD/src/linux-6.12
+else
+	src=$("$TOP/scripts/tree.sh" 6.12 | tail -n 1)
+fi
+src=$(realpath "$src")
+if ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
+	say bench "note: $src has uncommitted changes; they are measured too"
+fi
+say bench "patched tree: $src at $(git -C "$src" describe --always --tags 2>/dev/null || echo '?')"
 
-say bench "building bench/ioremap_pool_bench.ko out of tree"
-run_logged bench "$res/build.log" make -C "$src" O="$out" M="$TOP/bench" modules
-root=$res/rootfs
-rm -rf "$root"
-cp -a "$out/rootfs" "$root"
-mkdir -p "$root/bench"
-cp "$TOP/bench/ioremap_pool_bench.ko" "$root/bench/"
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$res/rootfs.cpio.gz"
+# The unpatched tree: a worktree of the same repository at tag "base".
+bsrc=$BUILD/src/linux-6.12-bench-base
+base_rev=$(git -C "$src" rev-parse 'base^{commit}')
+if [ ! -d "$bsrc/.git" ] && [ ! -f "$bsrc/.git" ]; then
+	say bench "making the base worktree $bsrc"
+	run_logged bench "$res/worktree.log" git -C "$src" worktree add --detach "$bsrc" "$base_rev"
+fi
+[ "$(git -C "$bsrc" rev-parse HEAD)" = "$base_rev" ] ||
+	die bench "" "$bsrc is not at tag base of $src"
 
-# boot.sh boots OUT's zImage with OUT's rootfs: give it a folder with both.
-guest=$res/guest
-mkdir -p "$guest/arch/arm/boot"
-cp "$out/arch/arm/boot/zImage" "$guest/arch/arm/boot/"
-cp "$res/rootfs.cpio.gz" "$guest/"
-"$TOP/scripts/boot.sh" "$guest" "$res" "-m 1024 -smp 1 -icount shift=0,sleep=off" \
-	"ioremap_pool=16M bench=1"
+pout=$BUILD/out/bench-patched
+bout=$BUILD/out/bench-base
+say bench "patched kernel: ${patched_frags[*]}"
+SEEDS=$(build_seeds 6.12 none) "$TOP/scripts/build.sh" "$src" "$pout" "${patched_frags[@]}"
+say bench "base kernel: ${base_frags[*]}"
+"$TOP/scripts/build.sh" "$bsrc" "$bout" "${base_frags[@]}"
 
-# busybox insmod tries a second system call when the first fails, so the
-# module (which fails on purpose) runs twice: keep the first run.
-tr -d '\r' <"$res/console.log" | sed -n 's/.*ioremap_pool_bench: bench: //p' |
-	awk '!seen[$1]++' >"$res/bench.txt"
-[ -s "$res/bench.txt" ] || die bench "$res/console.log" "no bench lines in the console log"
+# The two configurations must differ only in the series' own symbols.
+diff <(grep '^CONFIG_' "$bout/.config" | sort) <(grep '^CONFIG_' "$pout/.config" | sort) |
+	sed -n 's/^[<>] //p' | sed 's/=.*//' | sort -u >"$res/config.diff" || true
+if grep -qv -e IOREMAP_RAM -e IOREMAP_POOL "$res/config.diff"; then
+	die bench "$res/config.diff" "the base and patched configs differ in more than the series' symbols"
+fi
+say bench "configs differ only in: $(tr '\n' ' ' <"$res/config.diff")"
+
+# busybox-static:armhf, fetched by the rootfs stage (once per machine)
+bb=$BUILD/cache/busybox/bin/busybox
+[ -x "$bb" ] || "$TOP/scripts/rootfs.sh" "$src" "$pout"
+
+# bench_syms.h: addresses from OUT/vmlinux of the unexported symbols the
+# modules use (ELF values: Thumb-2 functions keep their low bit).
+syms=(memblock memblock_overlaps_map_memory memblock_is_map_memory
+	memblock_mark_nomap memblock_clear_nomap cma_alloc cma_release
+	dma_contiguous_default_area ioremap_pool_alloc)
+write_syms() {
+	local vmlinux=$1 h=$2 s v
+	{
+		echo "/* Generated by scripts/bench.sh from $vmlinux */"
+		for s in "${syms[@]}"; do
+			v=$("${CROSS_COMPILE}readelf" -sW "$vmlinux" |
+				awk -v s="$s" '$8 == s && $5 == "GLOBAL" { print $2; exit }')
+			[ -n "$v" ] || die bench "" "$s not in $vmlinux"
+			echo "#define BENCH_ADDR_$s 0x${v}UL"
+		done
+	} >"$h"
+}
+
+# build_mods NAME SRC OUT: bench/ built out of tree against OUT, in a copy
+build_mods() {
+	local name=$1 ksrc=$2 kout=$3 dir=$res/mod-$1
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$TOP"/bench/Kbuild "$TOP"/bench/*.[ch] "$dir/"
+	if grep -q '^CONFIG_ARM_IOREMAP_POOL=y' "$kout/.config"; then
+		write_syms "$kout/vmlinux" "$dir/bench_syms.h"
+	fi
+	say bench "building the bench modules for the $name kernel"
+	run_logged bench "$res/mod-$name.log" make -C "$ksrc" O="$kout" M="$dir" modules
+}
+: >"$res/mod-patched.log"
+: >"$res/mod-base.log"
+build_mods patched "$src" "$pout"
+build_mods base "$bsrc" "$bout"
+
+# boot_bench NAME OUT CMDLINE MODULE...: one guest with an initramfs of
+# busybox, kselftest/init (which, with bench=1, loads /bench/*.ko, prints
+# their ': bench: ' lines and powers off) and the modules; keeps the first
+# line per key in NAME.txt (busybox insmod runs a failing module twice).
+boot_bench() {
+	local name=$1 kout=$2 cmdline=$3 guest=$res/guest-$1 root=$res/guest-$1/root
+	shift 3
+	rm -rf "$guest"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,bench} "$guest/arch/arm/boot"
+	cp "$bb" "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	install -m 755 "$TOP/kselftest/init" "$root/init"
+	cp "$@" "$root/bench/"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$guest/rootfs.cpio.gz"
+	cp "$kout/arch/arm/boot/zImage" "$guest/arch/arm/boot/"
+	"$TOP/scripts/boot.sh" "$guest" "$guest" "$qemu_opts" "$cmdline bench=1"
+	tr -d '\r' <"$guest/console.log" | sed -n 's/.*: bench: //p' |
+		awk '!seen[$1]++' >"$res/$name.txt"
+	[ -s "$res/$name.txt" ] || die bench "$guest/console.log" "no bench lines from the $name guest"
+	if grep -q 'bench: .*failed' "$guest/console.log"; then
+		say bench "$name: $(grep -m1 'bench: .*failed' "$guest/console.log" | tr -d '\r')"
+	fi
+}
+
+pm=$res/mod-patched
+bm=$res/mod-base
+boot_bench base "$bout" "" "$bm/ioremap_bench.ko"
+boot_bench patched "$pout" "" "$pm/ioremap_bench.ko"
+boot_bench pool16 "$pout" "ioremap_pool=16M" \
+	"$pm/ioremap_bench.ko" "$pm/ioremap_pool_bench.ko" "$pm/memblock_bench.ko"
+for mib in "${pool_sizes[@]}"; do
+	[ "$mib" != 16 ] || continue
+	boot_bench "pool$mib" "$pout" "ioremap_pool=${mib}M" "$pm/ioremap_pool_bench.ko"
+done
+
+# The table.  v FILE KEY [FIELD]: a value; r A B: A/B with two decimals.
+v() { awk -v k="$2" -v f="${3:-2}" '$1 == k { print $f; exit }' "$res/$1.txt"; }
+r() {
+	case "$1$2" in
+	*[!0-9]* | "") echo - ;;
+	*) awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }' ;;
+	esac
+}
+hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 16777216) echo 16M ;; *) echo "$1" ;; esac; }
+
+{
+	echo "make bench: $(date -u +%Y-%m-%d), $(qemu-system-arm --version | head -n 1)"
+	echo "qemu-system-arm -M virt,highmem=off -cpu cortex-a15 $qemu_opts"
+	echo "patched: $(git -C "$src" describe --always --tags --dirty 2>/dev/null) (${patched_frags[*]})"
+	echo "base:    $(git -C "$bsrc" describe --always --tags 2>/dev/null) (${base_frags[*]})"
+	echo "ns = guest instructions; median of 7 repetitions; ratio = first / second column named"
+	echo
+	echo "P1  ioremap()+iounmap() of MMIO (goal: patched/base <= 1.02)"
+	printf '%6s %10s %10s %8s %14s %8s\n' size base patched ratio "patched+pool" ratio
+	for s in 4096 65536 1048576 16777216; do
+		b=$(v base "p1.ioremap.$s") p=$(v patched "p1.ioremap.$s") q=$(v pool16 "p1.ioremap.$s")
+		printf '%6s %10s %10s %8s %14s %8s\n' "$(hs $s)" "$b" "$p" "$(r "$p" "$b")" "$q" "$(r "$q" "$b")"
+	done
+	echo "  (patched+pool: the patched kernel booted with ioremap_pool=16M: more memblock regions)"
+	echo
+	echo "P1  the RAM check alone against the number of memblock.memory regions (patched, 4K range)"
+	printf '%8s %8s %16s %16s %18s %16s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap"
+	grep '^memblock\.[0-9]' "$res/pool16.txt" | while read -r key a b c d; do
+		n=${key#memblock.}
+		printf '%8s %8s %16s %16s %18s %16s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d"
+	done
+	echo "  (overlaps = memblock_overlaps_map_memory(), the series' check; is_map_memory ="
+	echo "   memblock_is_map_memory(), the unpatched check of one page; regions made by"
+	echo "   clearing NOMAP on every other page of the pool, restored after: $(v pool16 memblock.boot) at boot, $(v pool16 memblock.restored) after)"
+	echo
+	echo "P2  pool alloc+free against cma_alloc+cma_release and dma_alloc_coherent+free (goal: cma/pool >= 10)"
+	printf '%6s %8s %10s %8s %14s %10s %10s\n' size pool cma cma/pool "pool+map+zero" dma "dma/p+m+z"
+	for s in 4096 65536 1048576; do
+		p=$(v pool16 "p2.pool.$s") c=$(v pool16 "p2.cma.$s") m=$(v pool16 "p2.poolmap.$s") d=$(v pool16 "p2.dma.$s")
+		printf '%6s %8s %10s %8s %14s %10s %10s\n' "$(hs $s)" "$p" "$c" "$(r "$c" "$p")" "$m" "$d" "$(r "$d" "$m")"
+	done
+	echo "  (pool+map+zero = pool alloc, ioremap_wc(), memset_io(0), iounmap(), free: what"
+	echo "   dma_alloc_coherent()+dma_free_coherent() do; 16 MiB pool, 64 MiB CMA)"
+	echo
+	echo "P2b pool alloc+free against raw gen_pool_alloc+gen_pool_free (goal: pool/genalloc <= 1.3)"
+	printf '%6s %8s %10s %8s\n' size pool genalloc ratio
+	for s in 4096 65536 1048576; do
+		p=$(v pool16 "p2b.pool.$s") g=$(v pool16 "p2b.genalloc.$s")
+		printf '%6s %8s %10s %8s\n' "$(hs $s)" "$p" "$g" "$(r "$p" "$g")"
+	done
+	echo
+	echo "P4  pool alloc+free (ns) by pool size and fragmentation (frag F% = the first F% of the"
+	echo "    pool in 4K allocations with every other one freed; none = does not fit)"
+	for s in 4096 65536 1048576; do
+		printf '%6s %8s %10s %10s %10s %10s\n' "$(hs $s)" pool "frag 0%" 25% 50% 75%
+		for mib in "${pool_sizes[@]}"; do
+			printf '%6s %8s' "" "${mib}M"
+			for f in 0 25 50 75; do
+				printf ' %10s' "$(v "pool$mib" "p4.$mib.$f.$s")"
+			done
+			echo
+		done
+	done
+} >"$res/table.txt"
 echo
-echo "Remap pool: ioremap_pool_alloc()+ioremap_pool_free() against gen_pool_alloc()+gen_pool_free()"
-echo "(kernel of row $row, QEMU -smp 1 -icount shift=0: 1 ns = 1 instruction; median of 5 runs of 200)"
-printf '%10s %12s %12s %8s\n' size pool_ns genalloc_ns ratio
-while read -r size p q ratio; do
-	printf '%10s %12s %12s %8s\n' "$size" "$p" "$q" "$ratio"
-done <"$res/bench.txt"
+cat "$res/table.txt"
+say bench "table: $res/table.txt"
