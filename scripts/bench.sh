@@ -171,8 +171,9 @@ hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 167772
 		n=${key#memblock.}
 		printf '%8s %8s %16s %16s %18s %16s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d"
 	done
-	echo "  (overlaps = memblock_overlaps_map_memory(), the series' check; is_map_memory ="
-	echo "   memblock_is_map_memory(), the unpatched check of one page; regions made by"
+	echo "  (overlaps = memblock_overlaps_map_memory(), the series' check, of an MMIO range below"
+	echo "   RAM and of the pool's first page; is_map_memory = memblock_is_map_memory() of that"
+	echo "   page, the unpatched kernel's check of one page; regions made by"
 	echo "   clearing NOMAP on every other page of the pool, restored after: $(v pool16 memblock.boot) at boot, $(v pool16 memblock.restored) after)"
 	echo
 	echo "P2  pool alloc+free against cma_alloc+cma_release and dma_alloc_coherent+free (goal: cma/pool >= 10)"
