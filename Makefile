@@ -5,6 +5,8 @@
 #   make bench    remap pool alloc+free against raw genalloc, in a guest with -icount
 #   make lint     the series' review gates: checkpatch --strict, subjects and
 #                 Signed-off-by, kernel-doc, quilt push -a
+#   make reliability  the load, faults, bad input and splats of the last
+#                 make check, as a table (build/results/reliability.md)
 #   make compile-test  the objects the series touches, W=1 C=1, on 7 configs
 #                 (configs/compile.tsv), new warnings against the base, and
 #                 each prefix of the series (part of make check)
@@ -28,7 +30,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -44,6 +46,9 @@ run:
 check:
 	@scripts/deps.sh
 	@FULL=1 scripts/check.sh $(ROWS)
+
+reliability:
+	@scripts/reliability.sh
 
 compile-test:
 	@scripts/deps.sh $(BASE)

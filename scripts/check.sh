@@ -73,6 +73,12 @@ if [ "${FULL:-0}" = 1 ]; then
 	rows+=(lava lava-run)
 fi
 
+# What the rows put the series through, as a table (never a verdict).
+if [ "${FULL:-0}" = 1 ]; then
+	"$TOP/scripts/reliability.sh" >/dev/null &&
+		say check "reliability table (load, faults, bad input, splats): $BUILD/results/reliability.md"
+fi
+
 pass=0 fail=0 skip=0
 echo
 echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"

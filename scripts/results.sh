@@ -41,7 +41,8 @@ fi
 
 # 2. The policy the kernel reports is the row's.
 want_policy=$(row_field "$row" policy)
-got_policy=$(sed -n 's/^# # policy: //p' "$res/ktap.txt" | head -n 1)
+got_policy=$(tr -d '\r' <"$console" | sed -n 's/^=== ioremap-ram: policy //p' | head -n 1)
+[ -n "$got_policy" ] || got_policy=$(sed -n 's/^# # policy: //p' "$res/ktap.txt" | head -n 1)
 if [ "$got_policy" = "$want_policy" ]; then
 	record PASS policy "kernel reports '$got_policy'"
 else

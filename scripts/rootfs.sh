@@ -24,6 +24,17 @@ if [ ! -x "$bb" ]; then
 		"$BUILD/cache/busybox"
 fi
 
+# The initramfs depends on the modules, the kselftests, /init and this
+# script: rows that share a build share it, made once.
+stamp=$({ find "$out" -path "$out/rootfs" -prune -o -name '*.ko' -printf '%P %s %T@\n' | sort
+	cat "$TOP/kselftest/init" "$0" "$src"/tools/testing/selftests/arm/*
+} | sha1sum | cut -c1-40)
+if [ -s "$out/rootfs.cpio.gz" ] && [ "$(cat "$out/rootfs.stamp" 2>/dev/null)" = "$stamp" ]; then
+	say rootfs "$(du -h "$out/rootfs.cpio.gz" | cut -f1) initramfs, unchanged"
+	exit 0
+fi
+rm -f "$out/rootfs.stamp"
+
 root=$out/rootfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,kselftest}
@@ -44,4 +55,5 @@ run_logged rootfs "$log" make -C "$src/tools/testing/selftests" TARGETS=arm \
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) \
 	>"$out/rootfs.cpio.gz" 2>>"$log" || die rootfs "$log" "cpio"
+echo "$stamp" >"$out/rootfs.stamp"
 say rootfs "$(du -h "$out/rootfs.cpio.gz" | cut -f1) initramfs"

@@ -30,5 +30,10 @@ src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || stage_failed tree "$BUILD/l
 SEEDS=$(build_seeds "$base" "$key") "$TOP/scripts/build.sh" "$src" "$out" "${frags[@]}" ||
 	stage_failed build "$out/build.log"
 "$TOP/scripts/rootfs.sh" "$src" "$out" || stage_failed rootfs "$out/rootfs.log"
+# The guest runs the tests the row's expectations name, no others.
+tests=$(awk '!/^#/ && NF && $1 !~ /^kunit:/ { print "arm:" $1 }' \
+	"$TOP/kselftest/expect/$(row_field "$row" expect)" | awk '!seen[$0]++' | paste -sd, -)
+[ "$cmdline" != "-" ] || cmdline=""
+cmdline="$cmdline${tests:+ KSELFTEST_TESTS=$tests}"
 "$TOP/scripts/boot.sh" "$out" "$res" "$qemu" "$cmdline" || stage_failed boot "$res/console.log"
 "$TOP/scripts/results.sh" "$row"
