@@ -121,7 +121,7 @@ boot_bench() {
 	cp "$@" "$root/bench/"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$guest/rootfs.cpio.gz"
 	cp "$kout/arch/arm/boot/zImage" "$guest/arch/arm/boot/"
-	"$TOP/scripts/boot.sh" "$guest" "$guest" "$qemu_opts" "$cmdline bench=1"
+	"$TOP/scripts/boot.sh" "$guest" "$guest" "$qemu_opts" "${cmdline:+$cmdline }bench=1"
 	tr -d '\r' <"$guest/console.log" | sed -n 's/.*: bench: //p' |
 		awk '!seen[$1]++' >"$res/$name.txt"
 	[ -s "$res/$name.txt" ] || die bench "$guest/console.log" "no bench lines from the $name guest"
