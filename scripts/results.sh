@@ -10,7 +10,8 @@
 #   the guest reached the end of the suite; the policy it reports is the
 #   row's; every expected case, of the kselftests and of the KUnit suites in
 #   the kernel log, has its expected result and no other case ran; the kernel
-#   log holds no oops, BUG, panic or unexpected WARNING.
+#   console log holds no oops, BUG, panic, KASAN/lockdep/kmemleak report or
+#   unexpected WARNING.
 #   Exits 1 if any check failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -103,13 +104,16 @@ while IFS=$'\t' read -r test name _ _; do
 		record FAIL "$test/$name" "ran but is not listed in ${expect#"$TOP"/}"
 done <"$res/observed.tsv"
 
-# 4. Nothing in the kernel log that should not be there.  The policy's own
+# 4. Nothing anywhere in the console log (the boot, the suite and the kernel
+# log dumped after it) that should not be there: oops, BUG (KASAN, sleeping
+# in atomic context...), panic, WARNING (lockdep, debugobjects...), KASAN,
+# UBSAN, kmemleak or lockdep reports, hung tasks.  The policy's own
 # backtraces (WARNING at arch/arm/mm/ioremap-ram.c) are expected: the suite
 # counts them per case.
-splats=$(grep -nE 'BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|WARNING:|UBSAN:|KASAN:|suspected memory leak|possible circular locking|INFO: task .* blocked' \
-	"$res/dmesg.txt" | grep -v 'WARNING: .* at arch/arm/mm/ioremap-ram\.c:' || true)
+splats=$(tr -d '\r' <"$console" | grep -nE 'BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|WARNING:|UBSAN:|KASAN:|kmemleak:.*leak|unreferenced object 0x|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|ODEBUG:|INFO: task .* blocked' |
+	grep -v 'WARNING: .* at arch/arm/mm/ioremap-ram\.c:' || true)
 if [ -n "$splats" ]; then
-	record FAIL "kernel log" "$(wc -l <<<"$splats") unexpected report(s), first: $(head -n 1 <<<"$splats") (in $res/dmesg.txt)"
+	record FAIL "kernel log" "$(wc -l <<<"$splats") unexpected report line(s), first: console line $(head -n 1 <<<"$splats") (in $console)"
 elif [ -s "$res/dmesg.txt" ]; then
 	record PASS "kernel log" "no oops, BUG, panic or unexpected WARNING"
 else
