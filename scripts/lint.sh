@@ -70,6 +70,20 @@ else
 	record FAIL kernel-doc "$(wc -l <<<"$new") new warning(s), first: $(head -n 1 <<<"$new")"
 fi
 
+# Every symbol the series exports has a kernel-doc comment in the files it
+# touches.
+mapfile -t exported < <(git -C "$src" diff base HEAD -- '*.c' |
+	sed -n 's/^+EXPORT_SYMBOL\(_GPL\)\{0,1\}(\([A-Za-z0-9_]*\));.*/\2/p' | sort -u)
+undoc=()
+for sym in "${exported[@]}"; do
+	(cd "$src" && grep -qE "^ \* $sym(\(\))? - " "${files[@]}") || undoc+=("$sym")
+done
+if [ ${#undoc[@]} -eq 0 ]; then
+	record PASS kernel-doc-exports "${#exported[@]} exported symbols, each with a kernel-doc comment"
+else
+	record FAIL kernel-doc-exports "no kernel-doc comment for: ${undoc[*]}"
+fi
+
 # quilt: the series on a copy of the files it touches, at the base.
 q=$tmp/quilt
 mkdir -p "$q/patches"
