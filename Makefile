@@ -2,7 +2,10 @@
 #
 #   make run      build the patched kernel for one row, boot it in QEMU, run the suite
 #   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
-#   make bench    remap pool alloc+free against raw genalloc, in a guest with -icount
+#   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
+#                 against the unpatched base, the RAM check against memblock regions,
+#                 the pool against CMA, the DMA API and raw genalloc, pool growth
+#                 and fragmentation (Documentation/performance.md)
 #   make lint     the series' review gates: checkpatch --strict, subjects and
 #                 Signed-off-by, kernel-doc, quilt push -a
 #   make reliability  the load, faults, bad input and splats of the last
