@@ -30,13 +30,6 @@ wt=$BUILD/src/linux-$base-wt
 tsv=$res/results.tsv
 log=$res/compile.log
 mkdir -p "$res" "$cdir"
-record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
-show() {
-	while IFS=$'\t' read -r status check detail; do
-		printf '  %-4s %-12s %s%s\n' "$status" "compile-$base" "$check" "${detail:+  ($detail)}"
-	done <"$tsv"
-	! grep -q '^FAIL' "$tsv"
-}
 
 git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
 	die compile "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
@@ -49,7 +42,7 @@ key=$({ git -C "$src" log --format=%T base..HEAD
 } | sha1sum | cut -c1-40)
 if [ -s "$tsv" ] && [ "$(cat "$res/key" 2>/dev/null)" = "$key" ]; then
 	say compile "series, configs and scripts unchanged: results of the last run"
-	show
+	report "compile-$base"
 	exit
 fi
 rm -f "$res/key" "$res"/*.log "$res"/*.warnings "$res"/*.new-warnings
@@ -223,4 +216,4 @@ for c in "${commits[@]}"; do
 	fi
 done
 echo "$key" >"$res/key"
-show
+report "compile-$base"

@@ -25,31 +25,24 @@ tsv=$res/results.tsv
 log=$BUILD/logs/lava-run.log
 : >"$tsv"
 : >"$log"
-record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
-report() {
-	while IFS=$'\t' read -r status check detail; do
-		printf '  %-4s %-12s %s%s\n' "$status" lava-run "$check" "${detail:+  ($detail)}"
-	done <"$tsv"
-	! grep -q '^FAIL' "$tsv"
-}
 
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
 	if ! command -v sudo >/dev/null; then
 		record SKIP lava-run "lava-run must run as root, and there is no sudo"
-		report
+		report lava-run
 		exit 0
 	fi
 	sudo=(sudo)
 fi
 if ! why=$(lava_install "$log" lava-dispatcher qemu-system-arm); then
 	record SKIP lava-run "lava-dispatcher is not installable: $why"
-	report
+	report lava-run
 	exit 0
 fi
 if ! types=$(lava_device_types); then
 	record SKIP lava-run "$types"
-	report
+	report lava-run
 	exit 0
 fi
 
@@ -162,4 +155,4 @@ for row in "${rows[@]}"; do
 	grep -P "^[A-Z]+\t\Q$row/\E" "$tsv" >"$dir/results.tsv" || true
 done
 
-report
+report lava-run

@@ -25,24 +25,17 @@ tsv=$res/results.tsv
 log=$BUILD/logs/lava-validate.log
 : >"$tsv"
 : >"$log"
-record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
-report() {
-	while IFS=$'\t' read -r status check detail; do
-		printf '  %-4s %-12s %s%s\n' "$status" lava "$check" "${detail:+  ($detail)}"
-	done <"$tsv"
-	! grep -q '^FAIL' "$tsv"
-}
 
 mapfile -t jobs < <(find "$jobs_dir" -maxdepth 1 -name '*.yaml' | LC_ALL=C sort)
 if [ ${#jobs[@]} -eq 0 ]; then
 	record FAIL jobs "no job in $jobs_dir (run scripts/lava-jobs.sh)"
-	report
+	report lava
 	exit 1
 fi
 
 if ! why=$(lava_install "$log" lava-common); then
 	record SKIP schema "lava-common is not installable: $why"
-	report
+	report lava
 	exit 0
 fi
 start=$(date +%s.%N)
@@ -85,7 +78,7 @@ else
 fi
 
 report_rc=0
-report || report_rc=$?
+report lava || report_rc=$?
 say lava "${#jobs[@]} jobs: schema in $(printf %.1f "$schema_s") s${pipeline_s:+, pipeline in $(printf %.1f "$pipeline_s") s}" \
 	"($(grep -c "^PASS" "$tsv" || true) passed, $(grep -c "^FAIL" "$tsv" || true) failed, $(grep -c "^SKIP" "$tsv" || true) skipped)"
 exit "$report_rc"

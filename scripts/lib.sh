@@ -134,3 +134,17 @@ fragments_not_taken() {
 		esac
 	done
 }
+
+# record STATUS CHECK [DETAIL]: one result (PASS, FAIL or SKIP) in $tsv, the
+# results.tsv of the running stage, which scripts/check.sh sums up
+# shellcheck disable=SC2154 # tsv is the sourcing stage's
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
+
+# report LABEL: print the results of $tsv, a line each; fails if one failed
+report() {
+	local status check detail
+	while IFS=$'\t' read -r status check detail; do
+		printf '  %-4s %-12s %s%s\n' "$status" "$1" "$check" "${detail:+  ($detail)}"
+	done <"$tsv"
+	! grep -q '^FAIL' "$tsv"
+}

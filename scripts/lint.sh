@@ -20,7 +20,6 @@ res=$BUILD/results/lint-$base
 mkdir -p "$res"
 tsv=$res/results.tsv
 : >"$tsv"
-record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
 git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
 	die lint "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
@@ -131,7 +130,4 @@ else
 	fi
 fi
 
-while IFS=$'\t' read -r status check detail; do
-	printf '  %-4s %-12s %s%s\n' "$status" "lint-$base" "$check" "${detail:+  ($detail)}"
-done <"$tsv"
-! grep -q '^FAIL' "$tsv"
+report "lint-$base"

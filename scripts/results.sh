@@ -26,7 +26,6 @@ mkdir -p "$res"
 
 tsv=$res/results.tsv
 : >"$tsv"
-record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$tsv"; }
 
 section() { tr -d '\r' <"$console" | sed -n "/^=== ioremap-ram: $1 begin/,/^=== ioremap-ram: $1 end/p"; }
 section suite >"$res/ktap.txt"
@@ -137,7 +136,4 @@ xml() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/
 	printf '</testsuite>\n'
 } >"$res/junit.xml"
 
-while IFS=$'\t' read -r status check detail; do
-	printf '  %-4s %-12s %s%s\n' "$status" "$row" "$check" "${detail:+  ($detail)}"
-done <"$tsv"
-! grep -q '^FAIL' "$tsv"
+report "$row"
