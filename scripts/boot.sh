@@ -3,7 +3,7 @@
 #
 # Usage: scripts/boot.sh OUT RES "QEMU OPTIONS" "KERNEL CMDLINE"
 #   Boots OUT's zImage and rootfs; writes RES/console.log and RES/boot.seconds.  The guest's /init runs the suite and powers off;
-#   BOOT_TIMEOUT (seconds, default 300) bounds a run that never gets there.
+#   BOOT_TIMEOUT (seconds, default 600) bounds a run that never gets there.
 #   A boot that times out is not a failure of this stage: scripts/results.sh
 #   reports it, since the console log says how far the guest got.
 set -euo pipefail
@@ -16,7 +16,7 @@ extra=${4:-}
 [ "$extra" != "-" ] || extra=""
 mkdir -p "$res"
 log=$res/console.log
-timeout_s=${BOOT_TIMEOUT:-300}
+timeout_s=${BOOT_TIMEOUT:-600}
 
 for f in "$out/arch/arm/boot/zImage" "$out/rootfs.cpio.gz"; do
 	[ -f "$f" ] || die boot "" "$f missing (run the build and rootfs stages)"
