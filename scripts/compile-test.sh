@@ -7,7 +7,8 @@
 #     own; every warning (file and text, not line) is compared with the same
 #     config at the base: one the base does not have fails the row;
 #   - each prefix of the series compiles the objects it touches, in the first
-#     row's config, with W=1, no error and no warning the base does not have
+#     row's config, with W=1, no error and no warning the base does not have;
+#     one build folder, incremental: a prefix rebuilds what its patch changed
 #     (a prefix that changes no C file, header, Kconfig or Makefile of the
 #     kernel builds what the one before it built).
 # The base and the prefixes are checked out in a git worktree of SRC
@@ -109,12 +110,12 @@ warnings() {
 			-e 's|^([^: ]+):[0-9]+(:[0-9]+)?: |\1: |' | sort -u
 }
 
-# compile TREE O LOG OBJECT...: build the objects anew with W=1 and, unless
-# SPARSE=0, C=1
+# compile TREE O LOG OBJECT...: build the objects anew (KEEP=1: only those
+# whose sources changed) with W=1 and, unless SPARSE=0, C=1
 compile() {
 	local tree=$1 o=$2 out=$3
 	shift 3
-	(cd "$o" && rm -f "$@")
+	[ -n "${KEEP:-}" ] || (cd "$o" && rm -f "$@")
 	make -C "$tree" O="$o" -j"$jobs" W=1 C="${SPARSE:-1}" "$@" >"$out" 2>&1
 }
 
@@ -204,7 +205,7 @@ for c in "${commits[@]}"; do
 	mapfile -t objs < <(objects "$wt" "$o")
 	blog=$res/bisect-$(printf '%02d' "$n").log
 	say compile "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
-	if ! SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
+	if ! KEEP=1 SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
 		record FAIL "bisect/$n" "$subject: build failed: $(grep -m1 'error:' "$blog" || tail -n 1 "$blog"), log: $blog"
 		continue
 	fi
