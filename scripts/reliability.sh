@@ -46,7 +46,7 @@ result() {
 		fi
 		line=$(grep -m1 '# case=faults ' "$k" || true)
 		if [ -n "$line" ] && [ "$(field verdict "$line")" = pass ]; then
-			faults+="| $row | faults | $(field iterations "$line") rounds of alloc + ioremap + devm_ioremap_pool_alloc_wc with failslab and fail_page_alloc at 20%: $(field injected "$line") failures injected, pool as it was after each | $(result "$row" ioremap_pool.sh faults) |$nl"
+			faults+="| $row | faults | each allocation failed in turn (fail-nth, failslab + fail_page_alloc): $(field injected "$line") failures injected: ioremap_pool_alloc $(field alloc "$line") (it allocates nothing), ioremap $(field ioremap "$line"), ioremap_wc $(field ioremap_wc "$line"), devm_ioremap_pool_alloc_wc $(field devm_wc "$line"), devm_ioremap_pool_alloc $(field devm "$line"); each failed cleanly, pool as it was after each | $(result "$row" ioremap_pool.sh faults) |$nl"
 		fi
 		line=$(grep -m1 '# kmemleak: ' "$k" || true)
 		if [ -n "$line" ]; then

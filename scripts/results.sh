@@ -109,7 +109,7 @@ done <"$res/observed.tsv"
 # UBSAN, kmemleak or lockdep reports, hung tasks.  The policy's own
 # backtraces (WARNING at arch/arm/mm/ioremap-ram.c) are expected: the suite
 # counts them per case.
-splats=$(tr -d '\r' <"$console" | grep -nE 'BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|WARNING:|UBSAN:|KASAN:|kmemleak:.*leak|unreferenced object 0x|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|ODEBUG:|INFO: task .* blocked' |
+splats=$(tr -d '\r' <"$console" | grep -nE 'BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|WARNING:|UBSAN:|KASAN:|kmemleak: [0-9]+ new suspected memory leak|unreferenced object 0x|possible circular locking|inconsistent lock state|possible recursive locking|suspicious RCU usage|ODEBUG:|INFO: task .* blocked' |
 	grep -v 'WARNING: .* at arch/arm/mm/ioremap-ram\.c:' || true)
 if [ -n "$splats" ]; then
 	record FAIL "kernel log" "$(wc -l <<<"$splats") unexpected report line(s), first: console line $(head -n 1 <<<"$splats") (in $console)"
