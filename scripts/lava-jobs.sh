@@ -71,7 +71,7 @@ for row in "${rows[@]}"; do
 			-e "s|@SERIES@|$stamp|g" -e "s|@URL@|$(esc "$url_base/$key/$type")|g" \
 			-e "s|@MEMORY@|$(esc "$memory")|g" -e "s|@CMDLINE@|$(esc "$cmdline")|g" \
 			-e "s|^@EXTRA_OPTIONS@\$|$(esc "$extra_line")|" >"$job.tmp"
-		if grep -n '@[A-Z_]*@' "$job.tmp" >&2; then
+		if grep -nE '@[A-Z_]+@' "$job.tmp" >&2; then
 			die lava-jobs "" "placeholder left in $job"
 		fi
 		mv "$job.tmp" "$job"
