@@ -39,10 +39,24 @@ if [ "${FULL:-0}" = 1 ]; then
 	fi
 fi
 
+# Rows in order; a row boots (one guest at a time) while the next one
+# builds: QEMU keeps one core busy, the compiler the other.
+BUILT=$BUILD/.built-this-run
+: >"$BUILT"
+export BUILT
+booting=""
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
-	"$TOP/scripts/row.sh" "$row" || true
+	prepared=1
+	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
+	[ -z "$booting" ] || wait "$booting" || true
+	booting=""
+	if [ "$prepared" -eq 1 ]; then
+		"$TOP/scripts/row.sh" --boot "$row" &
+		booting=$!
+	fi
 done
+[ -z "$booting" ] || wait "$booting" || true
 if [ ${#ctest[@]} -gt 0 ]; then
 	say check "waiting for the compile coverage"
 	wait "${ctest[1]}" || true
