@@ -24,7 +24,13 @@ git -C "$src" config --get branch.ioremap-ram.description >/dev/null ||
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git -C "$src" format-patch -q --cover-letter --cover-from-description=subject \
+# The cover letter is "from" the series' author (format-patch would take the
+# identity of whoever exports), and hashes are abbreviated to a fixed length
+# (git's default depends on the repository's object count).
+name=$(git -C "$src" log -1 --format=%an ioremap-ram)
+email=$(git -C "$src" log -1 --format=%ae ioremap-ram)
+git -C "$src" -c user.name="$name" -c user.email="$email" -c core.abbrev=12 \
+	format-patch -q --cover-letter --cover-from-description=subject \
 	--base="$base" --no-signature --subject-prefix=PATCH -o "$tmp" "$base..ioremap-ram"
 n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
 [ "$n" -gt 0 ] || die export "" "no commits between $base and ioremap-ram"
