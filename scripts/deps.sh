@@ -16,7 +16,7 @@ fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
 	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle
-	sparse python3-sphinx)
+	sparse python3-sphinx ccache device-tree-compiler)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
 missing=()
@@ -40,7 +40,11 @@ fi
 say deps "installing: ${missing[*]:-armhf architecture}"
 : >"$log"
 [ $armhf -eq 1 ] || run_logged deps "$log" "${sudo[@]}" dpkg --add-architecture armhf
-run_logged deps "$log" "${sudo[@]}" apt-get update
+# A mirror in the middle of a sync fails one index (apt-get update exits
+# 100) while the others are fine: try again, then install from what came.
+if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
+	say deps "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got"
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	run_progress deps "$log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y --no-install-recommends "${missing[@]}"

@@ -22,7 +22,9 @@ lava_install() {
 	fi
 	say lava "installing: ${missing[*]}" >&2
 	mkdir -p "$(dirname "$log")"
-	if ! { "${sudo[@]}" apt-get update &&
+	# apt-get update may fail one index of a mirror in the middle of a sync
+	# (scripts/deps.sh): install from the indexes it got.
+	if ! { "${sudo[@]}" apt-get update || true
 		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1; then
 		echo "apt-get install ${missing[*]} failed: $(tail -n 1 "$log") (log: $log)"
