@@ -1,7 +1,17 @@
 # ARM ioremap() of RAM: policy series, remap pool, and the kselftests that prove them.
 #
-#   make run      build the patched kernel for one row, boot it in QEMU, run the suite
-#   make check    the whole test matrix (configs/matrix.tsv); ends "N passed, N failed"
+#   make run      one row of the matrix: the patched kernel built, booted in
+#                 QEMU, the suite run and judged (default: the first row of
+#                 BASE, a reject kernel with a remap pool: both halves at work)
+#   make check    everything: the judge's own tests and ShellCheck, every row
+#                 of configs/matrix.tsv, the review gates (make gates) and the
+#                 LAVA jobs; ends "N passed, N failed, N skipped" and the time
+#                 of each stage
+#   make gates    the series' review gates on BASE: lint (checkpatch --strict,
+#                 subjects, kernel-doc, quilt, htmldocs), the Coccinelle
+#                 corpus, compile coverage (7 configs W=1 C=1, each prefix)
+#   make judge-test  the judge (scripts/judge.py) on its fixtures (tests/judge/)
+#                 and ShellCheck: seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
 #                 against the unpatched base, the RAM check against memblock regions,
 #                 the pool against CMA, the DMA API and raw genalloc, pool growth
@@ -26,14 +36,14 @@
 # ROWS="<row> ..." (make check), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
 
 BASE ?= 6.12
-ROW ?= $(shell awk -F'\t' '/^\#/ || NF == 0 { next } !h { h = 1; next } \
-	$$2 == "$(BASE)" { print $$1; exit }' configs/matrix.tsv)
+ROW ?= $(shell awk -F'\t' 'substr($$0, 1, 1) == "\043" || NF == 0 { next } \
+	!h { h = 1; next } $$2 == "$(BASE)" { print $$1; exit }' configs/matrix.tsv)
 ROWS ?=
 BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check gates judge-test reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -41,14 +51,22 @@ help:
 deps:
 	@scripts/deps.sh
 
-run: 
+run:
 	@scripts/deps.sh $(BASE)
 	@test -n "$(ROW)" || { echo "no row of configs/matrix.tsv for BASE=$(BASE)"; exit 1; }
 	@scripts/check.sh $(ROW)
 
 check:
 	@scripts/deps.sh
-	@FULL=1 scripts/check.sh $(ROWS)
+	@scripts/check.sh --all $(ROWS)
+
+gates:
+	@scripts/deps.sh $(BASE)
+	@scripts/gates.sh --summary $(BASE)
+
+judge-test:
+	@scripts/deps.sh 6.12
+	@scripts/judge-test.sh
 
 reliability:
 	@scripts/reliability.sh

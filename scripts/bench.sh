@@ -21,7 +21,7 @@ set -euo pipefail
 
 res=$BUILD/results/bench
 mkdir -p "$res"
-qemu_opts="-m 1024 -smp 1 -icount shift=0,sleep=off"
+qemu_opts="-M $QEMU_MACHINE -cpu $QEMU_CPU -m $QEMU_MEMORY -smp 1 -icount shift=0,sleep=off"
 patched_frags=(base.config reject.config pool.config bench.config)
 base_frags=(base.config bench-base.config bench.config)
 pool_sizes=(1 4 16 64 256)	# MiB, one boot each (16: the main boot)
@@ -153,7 +153,7 @@ hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 167772
 
 {
 	echo "make bench: $(date -u +%Y-%m-%d), $(qemu-system-arm --version | sed -n 1p)"
-	echo "qemu-system-arm -M virt,highmem=off -cpu cortex-a15 $qemu_opts"
+	echo "qemu-system-arm $qemu_opts"
 	echo "patched: $(git -C "$src" describe --always --tags --dirty 2>/dev/null) (${patched_frags[*]})"
 	echo "base:    $(git -C "$bsrc" describe --always --tags 2>/dev/null) (${base_frags[*]})"
 	echo "ns = guest instructions; median of 7 repetitions; ratio = first / second column named"

@@ -1,43 +1,64 @@
 #!/bin/bash
-# The whole matrix: every row of configs/matrix.tsv (or those given), the
-# series' review gates on each base (scripts/lint.sh), the Coccinelle
-# corpus (scripts/cocci.sh), then a summary.  With FULL=1 (make check) also
-# the compile coverage (scripts/compile-test.sh) and the LAVA jobs: every
-# row's generated and validated, the first row's run with lava-run.  Ends with the line
+# Rows of the test matrix (configs/matrix.tsv), then a summary.  Each row
+# is built, booted in QEMU and judged (scripts/row.sh); a row boots while
+# the next one builds, one guest at a time.
+#
+# With --all (make check), around the rows: first the judge's own tests
+# on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
+# verdict after it is the judge's); beside the rows, niced, the review
+# gates (scripts/gates.sh: lint on each base the rows use, Coccinelle,
+# compile coverage) once the first base's tree is there; after them the
+# LAVA jobs (generated and validated with LAVA's code, the first row's
+# qemu job run with lava-run and judged by the same judge).
+#
+# The summary gives every row's and gate's counts, each FAIL with its
+# reason, the time of each stage (build/times.tsv) and ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
-# Usage: scripts/check.sh [ROW...]
+# Usage: scripts/check.sh [--all] [ROW...]	(default: every row)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+all=0
+if [ "${1:-}" = --all ]; then
+	all=1
+	shift
+fi
+
 # One run at a time per build folder: two would build in the same O= folders.
-mkdir -p "$BUILD"
+mkdir -p "$BUILD/logs"
 exec 9>"$BUILD/.lock"
 flock -n 9 || die check "" "another make run/check is using $BUILD"
 
 rows=("$@")
-lint_rows=()
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
 for row in "${rows[@]}"; do
 	row_field "$row" base >/dev/null ||
 		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
 done
+: >"$BUILD/times.tsv"
+# What ran before this script (make, scripts/deps.sh) counts as "deps".
+printf 'deps\tdeps\t%s\n' $(($(date +%s) - T0)) >>"$BUILD/times.tsv"
+extra=()
 
-# The compile coverage (scripts/compile-test.sh, FULL=1: make check)
-# needs only the tree of the first row's base: it runs beside the rows,
-# niced, on the core that QEMU and the single-threaded stages leave idle.
-ctest=()
-if [ "${FULL:-0}" = 1 ]; then
-	cbase=$(row_field "${rows[0]}" base)
-	csrc=$("$TOP/scripts/tree.sh" "$cbase" | tail -n 1) || csrc=""
-	clog=$BUILD/logs/compile-test-$cbase.log
-	rm -f "$BUILD/results/compile-$cbase/results.tsv"
-	if [ -n "$csrc" ]; then
-		say check "compile coverage of the series runs beside the rows, log: $clog"
-		nice -n 10 "$TOP/scripts/compile-test.sh" "$csrc" "$cbase" >"$clog" 2>&1 &
-		ctest=("compile-$cbase" "$!")
-	fi
+if [ "$all" = 1 ]; then
+	say check "the judge on its fixtures, ShellCheck"
+	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
+	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
+	extra+=(judge)
 fi
+
+# The gates, in the background once the first row's tree is there.
+gates_pid=""
+start_gates() {
+	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
+	local bases
+	bases=$(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
+	say check "review gates (${bases% }) run beside the rows, niced; log: $BUILD/logs/gates.log"
+	# shellcheck disable=SC2086 # one word a base
+	nice -n 10 "$TOP/scripts/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
+	gates_pid=$!
+}
 
 # Rows in order; a row boots (one guest at a time) while the next one
 # builds: QEMU keeps one core busy, the compiler the other.
@@ -49,6 +70,7 @@ for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	prepared=1
 	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
+	start_gates
 	[ -z "$booting" ] || wait "$booting" || true
 	booting=""
 	if [ "$prepared" -eq 1 ]; then
@@ -57,60 +79,41 @@ for row in "${rows[@]}"; do
 	fi
 done
 [ -z "$booting" ] || wait "$booting" || true
-if [ ${#ctest[@]} -gt 0 ]; then
-	say check "waiting for the compile coverage"
-	wait "${ctest[1]}" || true
-	grep -v '^\[' "$clog" || true
-	rows+=("${ctest[0]}")
-fi
 
-# The review gates, on each base the rows used.
-for base in $(for r in "${rows[@]}"; do row_field "$r" base; done | sort -u); do
-	rm -f "$BUILD/results/lint-$base/results.tsv"
-	"$TOP/scripts/lint.sh" "${KERNEL_SRC:-$BUILD/src/linux-$base}" "$base" || true
-	lint_rows+=("lint-$base")
-done
-
-# The Coccinelle check, from the series, on its labelled corpus.
-rm -f "$BUILD/results/cocci/results.tsv"
-src=${KERNEL_SRC:-$BUILD/src/linux-$(row_field "${rows[0]}" base)}
-"$TOP/scripts/cocci.sh" "$src" corpus || true
-rows+=("${lint_rows[@]}" cocci)
-
-# LAVA: a job per row and device type, validated with LAVA's own code
-# (scripts/lava-jobs.sh, lava-validate.sh), and the first row's qemu job run
-# for real with lava-run (scripts/lava-run.sh).
-if [ "${FULL:-0}" = 1 ]; then
+if [ "$all" = 1 ]; then
+	# LAVA: a job per row and device type, validated with LAVA's own code,
+	# and the first row's qemu job run for real with lava-run, judged by
+	# the judge of the rows.
 	rm -f "$BUILD/results/lava/results.tsv" "$BUILD/results/lava-run/results.tsv"
-	{ "$TOP/scripts/lava-jobs.sh" && "$TOP/scripts/lava-validate.sh"; } || true
-	"$TOP/scripts/lava-run.sh" "${rows[0]}" || true
-	rows+=(lava lava-run)
-fi
-
-# What the rows put the series through, as a table (never a verdict).
-if [ "${FULL:-0}" = 1 ]; then
+	say check "LAVA jobs: generated, validated; ${rows[0]} run with lava-run"
+	{ timed lava jobs "$TOP/scripts/lava-jobs.sh" && timed lava validate "$TOP/scripts/lava-validate.sh"; } \
+		>"$BUILD/logs/lava.log" 2>&1 || true
+	timed lava-run "${rows[0]}" "$TOP/scripts/lava-run.sh" "${rows[0]}" >>"$BUILD/logs/lava.log" 2>&1 || true
+	extra+=(lava lava-run)
+	if [ -n "$gates_pid" ]; then
+		say check "waiting for the review gates"
+		wait "$gates_pid" || true
+		mapfile -t -O ${#extra[@]} extra < <(sed -n 's/^gate: //p' "$BUILD/logs/gates.log")
+	fi
+	# What the rows put the series through, as a table (never a verdict).
 	"$TOP/scripts/reliability.sh" >/dev/null &&
 		say check "reliability table (load, faults, bad input, splats): $BUILD/results/reliability.md"
 fi
-
-pass=0 fail=0 skip=0
+rows+=("${extra[@]}")
 echo
 echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"
-for row in "${rows[@]}"; do
-	tsv=$BUILD/results/$row/results.tsv
-	if [ ! -s "$tsv" ]; then
-		mkdir -p "${tsv%/*}"
-		printf 'FAIL\t%s\tno results\n' "$row" >"$tsv"
-	fi
-	p=$(grep -c '^PASS' "$tsv" || true)
-	f=$(grep -c '^FAIL' "$tsv" || true)
-	s=$(grep -c '^SKIP' "$tsv" || true)
-	printf '  %-12s %3d passed, %d failed, %d skipped\n' "$row" "$p" "$f" "$s"
-	{ grep '^FAIL' "$tsv" || true; } | while IFS=$'\t' read -r _ check detail; do
-		printf '      FAIL %s: %s\n' "$check" "$detail"
+
+summary "${rows[@]}" || fail=1
+echo
+echo "Stage times (seconds, summed over the stage's runs; rows build while the"
+echo "previous row boots and the gates run beside them, so they overlap):"
+awk -F'\t' '{ n[$1]++; t[$1] += $3; if (!($1 in o)) o[$1] = ++k }
+	END { for (s in o) printf "%d\t%s\t%d\t%d\n", o[s], s, n[s], t[s] }' "$BUILD/times.tsv" |
+	sort -n | while IFS=$'\t' read -r _ stage n t; do
+		printf '  %-12s %3d run(s) %5d s (%d:%02d)\n' "$stage" "$n" "$t" $((t / 60)) $((t % 60))
 	done
-	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
-done
+total=$(($(date +%s) - T0))
+printf '  %-12s %14d s (%d:%02d)\n' wall "$total" $((total / 60)) $((total % 60))
 say check "done"
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" -eq 0 ]
+tail -n 1 "$BUILD/summary.txt"
+[ "${fail:-0}" -eq 0 ]

@@ -2,7 +2,7 @@
 # Run the series' Coccinelle check for ioremap() of RAM
 # (scripts/coccinelle/api/ioremap_ram.cocci in the kernel tree).
 #
-# Usage: scripts/cocci.sh SRC corpus	judge the labelled corpus kselftest/cocci/*.c:
+# Usage: scripts/cocci.sh SRC corpus	judge the labelled corpus tests/cocci/*.c:
 #					one check per file, then precision and recall
 #        scripts/cocci.sh SRC DIR	report the hits under DIR (absolute, or
 #					relative to SRC), with the time it took
@@ -57,7 +57,7 @@ fi
 tsv=$res/results.tsv
 : >"$tsv"
 tp=0 fp=0 fn=0 tn=0
-for f in "$TOP"/kselftest/cocci/*.c; do
+for f in "$TOP"/tests/cocci/*.c; do
 	name=${f##*/}
 	label=$(sed -n 's,^// cocci-corpus: *,,p' "$f")
 	case $label in offender|clean) ;;

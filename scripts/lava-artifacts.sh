@@ -25,12 +25,12 @@ declare -A done_keys=()
 tmp=""
 trap 'rm -rf "$tmp"' EXIT
 for row in "${rows[@]}"; do
-	base=$(row_field "$row" base) || die lava-art "" "no row '$row' in configs/matrix.tsv"
-	read -ra frags <<<"$(row_field "$row" fragments)"
-	key=$(build_key "$base" "${frags[@]}")
+	# shellcheck source=/dev/null
+	. "$(row_record "$row")"
+	key=$KEY
 	[ -z "${done_keys[$key]:-}" ] || continue
 	done_keys[$key]=1
-	out=$BUILD/out/$key
+	out=$OUT
 	if [ ! -f "$out/arch/arm/boot/zImage" ] || [ ! -f "$out/rootfs.cpio.gz" ]; then
 		[ "$explicit" -eq 0 ] || die lava-art "" "$key is not built: make run ROW=$row first"
 		say lava-art "$key: not built, skipped"

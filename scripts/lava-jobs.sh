@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2153 # BASE, POLICY...: the row's record (row_record)
 # LAVA job definitions from the test matrix: for each row of
 # configs/matrix.tsv (or those given) and each device type, the template
 # configs/lava/job-DEVICE_TYPE.yaml filled in with the row, followed by the
@@ -35,24 +36,16 @@ body() { sed '1,/^[^#]/{/^#/d}' "$1"; }
 
 n=0
 for row in "${rows[@]}"; do
-	base=$(row_field "$row" base) || die lava-jobs "" "no row '$row' in configs/matrix.tsv"
-	read -ra frags <<<"$(row_field "$row" fragments)"
-	key=$(build_key "$base" "${frags[@]}")
-	cmdline=$(row_field "$row" cmdline)
-	[ "$cmdline" != "-" ] || cmdline=""
-	expect=$(row_field "$row" expect)
-	policy=$(row_field "$row" policy)
-	# qemu options: -m N is the device's memory, the rest its extra options
-	read -ra qopts <<<"$(row_field "$row" qemu)"
-	memory=128 extra=()
-	for ((i = 0; i < ${#qopts[@]}; i++)); do
-		if [ "${qopts[i]}" = "-m" ] && [ $((i + 1)) -lt ${#qopts[@]} ]; then
-			memory=${qopts[i + 1]}
-			i=$((i + 1))
-		else
-			extra+=("'${qopts[i]}'")
-		fi
-	done
+	# The row's record (scripts/lib.sh row_record): the device's memory
+	# is the row's, its other qemu options the device's extra options; the
+	# guest runs the kselftests the row's expectations name.
+	# shellcheck source=/dev/null
+	. "$(row_record "$row")"
+	key=$KEY expect=${EXPECT##*/} policy=$POLICY tests=$TESTS memory=$MEMORY
+	cmdline=$(xargs <<<"$PARAMS $GUEST_ENV")
+	extra=()
+	read -ra q <<<"$QEMU_EXTRA"
+	for o in "${q[@]}"; do extra+=("'$o'"); done
 	extra_line=""
 	[ ${#extra[@]} -eq 0 ] || extra_line="  extra_options: [$(IFS=,; echo "${extra[*]}")]"
 
@@ -67,9 +60,10 @@ for row in "${rows[@]}"; do
 			body "$tmpl"
 			body "$TOP/configs/lava/test-kselftest.yaml"
 		} | sed -e "s|@ROW@|$(esc "$row")|g" -e "s|@KEY@|$(esc "$key")|g" \
-			-e "s|@EXPECT@|$(esc "$expect")|g" -e "s|@POLICY@|$(esc "$policy")|g" \
+			-e "s|@EXPECT@|$(esc "$expect")|g" -e "s|@POLICY@|$(esc "$policy")|g" -e "s|@TESTS@|$(esc "$tests")|g" \
 			-e "s|@SERIES@|$stamp|g" -e "s|@URL@|$(esc "$url_base/$key/$type")|g" \
-			-e "s|@MEMORY@|$(esc "$memory")|g" -e "s|@CMDLINE@|$(esc "$cmdline")|g" \
+			-e "s|@MEMORY@|$(esc "$memory")|g" -e "s|@MACHINE@|$(esc "$QEMU_MACHINE")|g" \
+			-e "s|@CPU@|$(esc "$QEMU_CPU")|g" -e "s|@CMDLINE@|$(esc "$cmdline")|g" \
 			-e "s|^@EXTRA_OPTIONS@\$|$(esc "$extra_line")|" >"$job.tmp"
 		if grep -nE '@[A-Z_]+@' "$job.tmp" >&2; then
 			die lava-jobs "" "placeholder left in $job"

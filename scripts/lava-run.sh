@@ -2,9 +2,9 @@
 # Run the qemu LAVA job of matrix rows for real, with Debian's lava-dispatcher
 # (lava-run) and a local device: configs/lava/devices/qemu-local.jinja2
 # rendered with lava-server's qemu device-type template and the job's context,
-# as a LAVA server would hand it to its worker.  Then judge LAVA's results
-# against the row's expectations, as scripts/results.sh judges the console of
-# scripts/boot.sh.
+# as a LAVA server would hand it to its worker.  Then judge the guest's
+# output (the job's target log) with the judge of the QEMU rows,
+# scripts/results.sh, against the row's expectations and policy.
 #
 # Usage: scripts/lava-run.sh [ROW...]   (default: the first row of the matrix)
 #   Needs the rows' builds ($BUILD/out/KEY: make run ROW=...).  Per row,
@@ -77,7 +77,7 @@ PY
 }
 
 for row in "${rows[@]}"; do
-	row_field "$row" base >/dev/null || die lava-run "" "no row '$row' in configs/matrix.tsv"
+	row_record "$row" >/dev/null
 	dir=$BUILD/lava-run/$row
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -108,50 +108,12 @@ for row in "${rows[@]}"; do
 		record FAIL "$row/lava job" "lava-run exit $rc after ${secs}s: $(cut -f5 <<<"$job_line") (log: $dir/lava.log)"
 	fi
 
-	# 2. Each case as expected (kselftest/expect/EXPECT), as scripts/results.sh.
-	# Test sets: a kselftest's name, or kunit-SUITE for kunit:SUITE.
-	expect=$TOP/kselftest/expect/$(row_field "$row" expect)
-	cases=$dir/cases.tsv
-	awk -F'\t' '$1 == "0_kselftest-arm" && $2 != ""' "$dir/lava-results.tsv" >"$cases"
-	declare -A seen=()
-	while read -r test name want; do
-		set_name=$test
-		[[ $test != kunit:* ]] || set_name=kunit-${test#kunit:}
-		seen["$set_name $name"]=1
-		got=$(awk -F'\t' -v s="$set_name" -v c="$name" '$2 == s && $3 == c { print $4; exit }' "$cases")
-		check="$row/$test/$name"
-		case "$got:$want" in
-		:*) record FAIL "$check" "did not run" ;;
-		pass:ok) record PASS "$check" ;;
-		skip:skip)
-			why=$(grep -m1 -E "^(# )?ok [0-9]+ $name # SKIP" "$dir/target.log" | sed 's/.* # SKIP *//')
-			record SKIP "$check" "${why:-skipped, as ${expect#"$TOP"/} expects}" ;;
-		fail:*) record FAIL "$check" "LAVA result fail" ;;
-		skip:ok) record FAIL "$check" "skipped but expected to run on this row" ;;
-		pass:skip) record FAIL "$check" "ran, but ${expect#"$TOP"/} expects a skip" ;;
-		*) record FAIL "$check" "LAVA result '$got', expectation '$want'" ;;
-		esac
-	done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$expect")
-	while IFS=$'\t' read -r _ set_name name _ _; do
-		[ -n "${seen["$set_name $name"]:-}" ] ||
-			record FAIL "$row/$set_name/$name" "ran but is not listed in ${expect#"$TOP"/}"
-	done <"$cases"
-	unset seen
-
-	# 3. The policy and the kernel log, from the test definition's own cases.
-	# Named as scripts/results.sh names them.
-	for c in policy kernel-log; do
-		got=$(awk -F'\t' -v c="$c" '$1 == "0_kselftest-arm" && $2 == "" && $3 == c { print $4 }' \
-			"$dir/lava-results.tsv" | tail -n 1)
-		check="$row/${c/-/ }"
-		case $got in
-		pass) record PASS "$check" ;;
-		"") record FAIL "$check" "no result" ;;
-		*)
-			why=$(grep -m1 "^${c/-/ }: " "$dir/target.log" || true)
-			record FAIL "$check" "LAVA result $got${why:+: $why} (log: $dir/lava.log)" ;;
-		esac
-	done
+	# 2. The guest's run, by the same judge as a QEMU row's console: the
+	# target log holds the same suite between the same markers.
+	"$TOP/scripts/results.sh" "$row" "$dir/target.log" "$dir/judge" >/dev/null || true
+	while IFS=$'\t' read -r status check detail; do
+		record "$status" "$row/$check" "$detail"
+	done <"$dir/judge/results.tsv"
 	grep -P "^[A-Z]+\t\Q$row/\E" "$tsv" >"$dir/results.tsv" || true
 done
 

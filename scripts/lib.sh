@@ -52,6 +52,13 @@ row_field() {
 		END { exit !found }' "$TOP/configs/matrix.tsv"
 }
 
+# row_tests ROW: the kselftests the row's expectations name, as the guest's
+# suite takes them (kselftest/suite): "arm:NAME,arm:NAME..."
+row_tests() {
+	awk '!/^#/ && NF && $1 !~ /^kunit:/ { print "arm:" $1 }' \
+		"$TOP/kselftest/expect/$(row_field "$1" expect)" | awk '!seen[$0]++' | paste -sd, -
+}
+
 # series_stamp: a fingerprint of patches/ (the series file and the patches)
 series_stamp() {
 	find "$TOP/patches" -name '*.patch' -o -name series | sort | xargs cat |
@@ -147,4 +154,121 @@ report() {
 		printf '  %-4s %-12s %s%s\n' "$status" "$1" "$check" "${detail:+  ($detail)}"
 	done <"$tsv"
 	! grep -q '^FAIL' "$tsv"
+}
+
+# kunit_dir: the folder of the kernel's KTAP parser (kunit_parser.py), which
+# scripts/judge.py uses: tools/testing/kunit of the 6.12 tree if it has
+# been laid out, else unpacked from Debian's linux-source-6.12 on its own.
+kunit_dir() {
+	local tree=$BUILD/src/linux-6.12/tools/testing/kunit cache=$BUILD/cache/kunit
+	local tarball=/usr/src/linux-source-6.12.tar.xz
+	if [ -f "$tree/kunit_parser.py" ]; then
+		echo "$tree"
+		return
+	fi
+	if [ ! -f "$cache/tools/testing/kunit/kunit_parser.py" ]; then
+		[ -f "$tarball" ] || die judge "" "$tarball missing (run scripts/deps.sh)"
+		rm -rf "$cache"
+		mkdir -p "$cache"
+		tar -C "$cache" -xJf "$tarball" --strip-components=1 --wildcards '*/tools/testing/kunit/*' ||
+			die judge "" "no tools/testing/kunit in $tarball"
+	fi
+	echo "$cache/tools/testing/kunit"
+}
+
+# timed STAGE NAME CMD...: run CMD and add its wall time to
+# $BUILD/times.tsv ("STAGE<TAB>NAME<TAB>SECONDS"), which scripts/check.sh
+# sums up per stage.  Returns CMD's exit status.
+timed() {
+	local stage=$1 name=$2 start rc=0
+	shift 2
+	start=$(date +%s)
+	"$@" || rc=$?
+	mkdir -p "$BUILD"
+	printf '%s\t%s\t%s\n' "$stage" "$name" $(($(date +%s) - start)) >>"$BUILD/times.tsv"
+	return "$rc"
+}
+
+# The QEMU machine (configs/qemu.env): QEMU_MACHINE, QEMU_CPU, QEMU_MEMORY.
+# shellcheck source=configs/qemu.env
+. "$TOP/configs/qemu.env"
+
+# row_record ROW: resolve ROW of configs/matrix.tsv, once, into its record
+# $BUILD/rows/ROW.env and print the record's path.  The record is shell
+# assignments that every stage sources instead of reading matrix columns:
+#   ROW BASE KIND FRAGMENTS KEY OUT RES POLICY EXPECT TESTS
+#   PARAMS     the kernel parameters
+#   GUEST_ENV  the guest's environment (NAME=VALUE ...)
+#   CMDLINE    what the rows add to the kernel command line: PARAMS,
+#              GUEST_ENV and KSELFTEST_TESTS=TESTS
+#   MEMORY     MiB (configs/qemu.env, or the row's -m)
+#   QEMU_EXTRA the row's other qemu options
+#   QEMU_OPTS  every qemu-system-arm option of the machine and the row
+row_record() {
+	local row=$1 rec=$BUILD/rows/$1.env col val tests memory=$QEMU_MEMORY
+	local -A c=()
+	while IFS=$'\t' read -r col val; do
+		[ "$val" != "-" ] || val=""
+		c[$col]=$val
+	done < <(awk -F'\t' -v row="$row" '
+		/^#/ || NF == 0 { next }
+		!hdr { for (i = 1; i <= NF; i++) name[i] = $i; hdr = 1; next }
+		$1 == row { for (i = 1; i <= NF; i++) print name[i] "\t" $i; found = 1 }
+		END { exit !found }' "$TOP/configs/matrix.tsv") || true
+	[ -n "${c[name]:-}" ] || die row "" "no row '$row' in configs/matrix.tsv"
+	local -a rq rextra=()
+	read -ra rq <<<"${c[qemu]}"
+	for ((i = 0; i < ${#rq[@]}; i++)); do
+		if [ "${rq[i]}" = -m ] && [ $((i + 1)) -lt ${#rq[@]} ]; then
+			memory=${rq[i + 1]}
+			i=$((i + 1))
+		else
+			rextra+=("${rq[i]}")
+		fi
+	done
+	tests=$(awk '!/^#/ && NF && $1 !~ /^kunit:/ { print "arm:" $1 }' \
+		"$TOP/kselftest/expect/${c[expect]}" | awk '!seen[$0]++' | paste -sd, -)
+	local key
+	# shellcheck disable=SC2086 # one word a fragment
+	key=$(build_key "${c[base]}" ${c[fragments]})
+	mkdir -p "$BUILD/rows"
+	{
+		printf '# The record of row %s (configs/matrix.tsv, configs/qemu.env),\n' "$row"
+		printf '# written by scripts/lib.sh row_record: read by every stage.\n'
+		printf 'ROW=%q\nBASE=%q\nKIND=%q\nFRAGMENTS=%q\n' "$row" "${c[base]}" "${c[kind]}" "${c[fragments]}"
+		printf 'KEY=%q\nOUT=%q\nRES=%q\n' "$key" "$BUILD/out/$key" "$BUILD/results/$row"
+		printf 'POLICY=%q\nEXPECT=%q\nTESTS=%q\n' "${c[policy]}" \
+			"$TOP/kselftest/expect/${c[expect]}" "$tests"
+		printf 'PARAMS=%q\nGUEST_ENV=%q\n' "${c[params]}" "${c[env]}"
+		printf 'CMDLINE=%q\n' "$(xargs <<<"${c[params]} ${c[env]} ${tests:+KSELFTEST_TESTS=$tests}")"
+		printf 'MEMORY=%q\nQEMU_EXTRA=%q\n' "$memory" "${rextra[*]}"
+		printf 'QEMU_OPTS=%q\n' "-M $QEMU_MACHINE -cpu $QEMU_CPU -m $memory${rextra[*]:+ ${rextra[*]}}"
+	} >"$rec.tmp"
+	mv "$rec.tmp" "$rec"
+	echo "$rec"
+}
+
+# summary NAME...: each row's or gate's counts (build/results/NAME/
+# results.tsv; none is a failure), its FAILs with their reasons, and the
+# total line "N passed, N failed, N skipped", also in $BUILD/summary.txt
+# (its last line).  Returns 1 if a check failed.
+summary() {
+	local name tsv p f s pass=0 fail=0 skip=0
+	for name in "$@"; do
+		tsv=$BUILD/results/$name/results.tsv
+		if [ ! -s "$tsv" ]; then
+			mkdir -p "${tsv%/*}"
+			printf 'FAIL\t%s\tno results\n' "$name" >"$tsv"
+		fi
+		p=$(grep -c '^PASS' "$tsv" || true)
+		f=$(grep -c '^FAIL' "$tsv" || true)
+		s=$(grep -c '^SKIP' "$tsv" || true)
+		printf '  %-28s %3d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+		{ grep '^FAIL' "$tsv" || true; } | while IFS=$'\t' read -r _ check detail; do
+			printf '      FAIL %s: %s\n' "$check" "$detail"
+		done
+		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+	done
+	echo "$pass passed, $fail failed, $skip skipped" >"$BUILD/summary.txt"
+	[ "$fail" -eq 0 ]
 }

@@ -70,12 +70,14 @@ result() {
 	echo "| row | boot parameter | what the kernel said | verdict |"
 	echo "|---|---|---|---|"
 	for row in $(matrix_rows); do
-		cmdline=$(row_field "$row" cmdline)
+		# The rows of kind bad-param (configs/matrix.tsv), by their record.
+		# shellcheck source=/dev/null
+		. "$(row_record "$row")"
+		[ "$KIND" = bad-param ] || continue
+		cmdline=$PARAMS
 		case $cmdline in
 		ioremap_pool=*) check=ioremap_pool.sh/boot_param pat='ioremap_pool: ioremap_pool=' ;;
-		ioremap_ram=warn | ioremap_ram=reject) continue ;;
-		ioremap_ram*) check=ioremap_ram_policy.sh/cmdline pat='ioremap_ram: ioremap_ram=' ;;
-		*) continue ;;
+		*) check=ioremap_ram_policy.sh/cmdline pat='ioremap_ram: ioremap_ram=' ;;
 		esac
 		[ -f "$res/$row/dmesg.txt" ] || continue
 		said=$(grep -m1 -F "$pat" "$res/$row/dmesg.txt" | sed -e 's/^\[[^]]*\] //' -e 's/|/\\|/g' || true)
@@ -96,9 +98,9 @@ result() {
 		tsv=$res/$row/results.tsv
 		[ -f "$tsv" ] || continue
 		rows=$((rows + 1))
-		if grep -q $'^FAIL\tkernel log' "$tsv"; then
+		if grep -q $'^FAIL\tkernel-log' "$tsv"; then
 			total=$((total + 1))
-			echo "- $row: $(awk -F'\t' '$2 == "kernel log" { print $3 }' "$tsv")"
+			echo "- $row: $(awk -F'\t' '$2 == "kernel-log" { print $3 }' "$tsv")"
 		fi
 	done
 	echo

@@ -4,7 +4,8 @@
 # Usage: scripts/rootfs.sh SRC OUT
 #   SRC: the kernel tree; OUT: its build folder (O=).  Writes OUT/rootfs.cpio.gz
 #   from busybox-static:armhf, the kernel's modules (modules_install + depmod)
-#   and its installed kselftests (TARGETS=arm), with kselftest/init as /init.
+#   and its installed kselftests (TARGETS=arm), with kselftest/init as /init
+#   and kselftest/suite as /usr/bin/ioremap-ram-suite.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +28,7 @@ fi
 # The initramfs depends on the modules, the kselftests, /init and this
 # script: rows that share a build share it, made once.
 stamp=$({ find "$out" -path "$out/rootfs" -prune -o -name '*.ko' -printf '%P %s %T@\n' | sort
-	cat "$TOP/kselftest/init" "$0" "$src"/tools/testing/selftests/arm/*
+	cat "$TOP/kselftest/init" "$TOP/kselftest/suite" "$0" "$src"/tools/testing/selftests/arm/*
 } | sha1sum | cut -c1-40)
 if [ -s "$out/rootfs.cpio.gz" ] && [ "$(cat "$out/rootfs.stamp" 2>/dev/null)" = "$stamp" ]; then
 	say rootfs "$(du -h "$out/rootfs.cpio.gz" | cut -f1) initramfs, unchanged"
@@ -41,6 +42,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,kselftest}
 cp "$bb" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 755 "$TOP/kselftest/init" "$root/init"
+install -m 755 "$TOP/kselftest/suite" "$root/usr/bin/ioremap-ram-suite"
 
 say rootfs "modules_install and depmod"
 run_logged rootfs "$log" make -C "$src" O="$out" INSTALL_MOD_PATH="$root" \

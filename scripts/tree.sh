@@ -14,7 +14,10 @@ base=${1:?usage: tree.sh BASE}
 # Progress goes to stderr; stdout carries only the tree's path.
 exec 3>&1 1>&2
 log=$BUILD/logs/tree-$base.log
-mkdir -p "$BUILD/logs"
+mkdir -p "$BUILD/logs" "$BUILD/src"
+# One tree.sh per base at a time (the rows and the gates both ask for it).
+exec 8>"$BUILD/src/.lock-$base"
+flock 8
 : >"$log"
 
 # A fixed identity and date make the base commit the same on every machine

@@ -1,0 +1,60 @@
+#!/bin/bash
+# The series' review gates, on kernel trees with the series applied: for
+# each BASE the lint (scripts/lint.sh: checkpatch --strict, subjects,
+# kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
+# its labelled corpus (scripts/cocci.sh) and the compile coverage
+# (scripts/compile-test.sh: 7 configs W=1 C=1, each prefix of the series).
+# Each gate's results go to build/results/GATE/results.tsv, its output to
+# build/logs/GATE.log, its name to stdout ("gate: NAME", which
+# scripts/check.sh reads).  With --summary (make gates) a summary follows,
+# ending "N passed, N failed, N skipped"; exits 1 if a check failed.
+#
+# Usage: scripts/gates.sh [--summary] BASE...	(make gates: BASE=6.12)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+summ=0
+if [ "${1:-}" = --summary ]; then
+	summ=1
+	shift
+fi
+[ $# -gt 0 ] || die gates "" "usage: gates.sh [--summary] BASE..."
+names=()
+mkdir -p "$BUILD/logs"
+# gate NAME CMD...: run one gate, timed, its output to its log; a gate
+# that fails still leaves its results for the summary.
+gate() {
+	local name=$1 log=$BUILD/logs/$1.log
+	shift
+	rm -f "$BUILD/results/$name/results.tsv"
+	say gates "$name (log: $log)"
+	timed gate "$name" "$@" >"$log" 2>&1 || true
+	grep -v '^\[' "$log" | grep -E '^  (FAIL|SKIP)' || true
+	echo "gate: $name"
+	names+=("$name")
+}
+
+first=1
+for base in "$@"; do
+	src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || {
+		mkdir -p "$BUILD/results/lint-$base"
+		printf 'FAIL\ttree\tscripts/tree.sh %s failed, log: %s\n' "$base" \
+			"$BUILD/logs/tree-$base.log" >"$BUILD/results/lint-$base/results.tsv"
+		echo "gate: lint-$base"
+		names+=("lint-$base")
+		continue
+	}
+	gate "lint-$base" "$TOP/scripts/lint.sh" "$src" "$base"
+	if [ "$first" = 1 ]; then
+		gate cocci "$TOP/scripts/cocci.sh" "$src" corpus
+		gate "compile-$base" "$TOP/scripts/compile-test.sh" "$src" "$base"
+		first=0
+	fi
+done
+if [ "$summ" = 1 ]; then
+	echo
+	rc=0
+	summary "${names[@]}" || rc=1
+	tail -n 1 "$BUILD/summary.txt"
+	exit "$rc"
+fi
