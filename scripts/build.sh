@@ -2,9 +2,11 @@
 # Stage "build": configure and build one kernel (zImage + modules).
 #
 # Usage: [SEEDS="DIR..."] scripts/build.sh SRC OUT FRAGMENT...
-#   The config is allnoconfig merged with the fragments (paths under configs/)
-#   by scripts/kconfig/merge_config.sh.  Every symbol a fragment sets must end
-#   up in the final .config, or the stage fails naming it.
+#   The config is allnoconfig with the fragments (paths under configs/) as
+#   KCONFIG_ALLCONFIG (scripts/kconfig/merge_config.sh -n): a symbol no
+#   fragment names is off wherever Kconfig allows it.  Every symbol a
+#   fragment sets must end up in the final .config, or the stage fails
+#   naming it.
 #   A first build in OUT starts from a copy of the objects of the SEEDS folder
 #   (builds of the same tree) whose .config differs least from OUT's: Kbuild
 #   then rebuilds only what the config changes touch.
@@ -23,10 +25,9 @@ mkdir -p "$out"
 stamp=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$stamp" ]; then
 	say build "configuring: allnoconfig + $*"
-	run_logged build "$log" make -C "$src" O="$out" allnoconfig
-	run_logged build "$log" env -C "$src" ARCH=arm scripts/kconfig/merge_config.sh \
-		-O "$out" -m "$out/.config" "${frags[@]}"
-	run_logged build "$log" make -C "$src" O="$out" olddefconfig
+	rm -f "$out/.config"
+	run_logged build "$log" env -C "$src" ARCH=arm scripts/kconfig/merge_config.sh -n \
+		-O "$out" "${frags[@]}"
 	# merge_config.sh only warns when a value does not take: make it fatal.
 	bad=$(fragments_not_taken "$out/.config" "${frags[@]}")
 	[ -z "$bad" ] || die build "$log" "fragment values not in the final .config: $bad"

@@ -11,12 +11,15 @@
 #     one build folder, incremental: a prefix rebuilds what its patch changed
 #     (a prefix that changes no C file, header, Kconfig or Makefile of the
 #     kernel builds what the one before it built).
-# The base and the prefixes are checked out in a git worktree of SRC
-# (BUILD/src/linux-BASE-wt); objects go to BUILD/compile/BASE/{series,base}
-# (one folder each, reconfigured row by row: Kbuild's host tools are built
-# once).  One PASS/FAIL line per row and per prefix, also in
-# BUILD/results/compile-BASE/results.tsv.  A run on the same commits,
-# configs and scripts keeps the previous results.
+# Everything is built in one git worktree of SRC (BUILD/src/linux-BASE-wt),
+# checked out at the series, the base or a prefix, and one build folder
+# (BUILD/compile/BASE/o), reconfigured row by row: Kbuild's host tools are
+# built once, and going from the series to the base within a row rebuilds
+# only what the series' files and symbols touch.  The base's .config is the
+# series' one, run through olddefconfig at the base (the series' symbols
+# dropped, every other value the same).  One PASS/FAIL line per row and per
+# prefix, also in BUILD/results/compile-BASE/results.tsv.  A run on the same
+# commits, configs and scripts keeps the previous results.
 #
 # Usage: [JOBS=N] scripts/compile-test.sh SRC BASE
 set -euo pipefail
@@ -139,38 +142,41 @@ headers() {
 
 # The rows: the series' objects and headers, then the base's.
 mapfile -t table < <(sed -e '/^#/d' -e '/^$/d' "$TOP/configs/compile.tsv" | tail -n +2)
+head=${commits[${#commits[@]} - 1]}
+o=$cdir/o
 rows=()
 for line in "${table[@]}"; do
 	IFS=$'\t' read -r name defconfig fragments <<<"$line"
 	rows+=("$name")
 	read -ra frags <<<"$fragments"
 	frags=("${frags[@]/#/$TOP/configs/compile/}")
-	o=$cdir/series
 	say compile "$name: $defconfig + $fragments"
-	configure "$src" "$o" "$defconfig" "${frags[@]}"
+	checkout "$head"
+	configure "$wt" "$o" "$defconfig" "${frags[@]}"
 	bad=$(fragments_not_taken "$o/.config" "${frags[@]}")
 	if [ -n "$bad" ]; then
 		record FAIL "$name" "fragment values not in the .config: $bad"
 		continue
 	fi
 	cp "$o/.config" "$cdir/$name.config"
-	mapfile -t objs < <(objects "$src" "$o")
+	mapfile -t objs < <(objects "$wt" "$o")
 	rc=0
-	compile "$src" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
+	compile "$wt" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
 	[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
 	if [ "$rc" -ne 0 ]; then
-		record FAIL "$name" "build failed: $(warnings "$src" "$res/$name.log" |
+		record FAIL "$name" "build failed: $(warnings "$wt" "$res/$name.log" |
 			grep -m1 error: || tail -n 1 "$res/$name.log"), log: $res/$name.log"
 		continue
 	fi
+	warnings "$wt" "$res/$name.log" >"$res/$name.warnings"
+	# The same config at the base: the series' .config without its symbols.
 	checkout base
-	o=$cdir/base
-	configure "$wt" "$o" "$defconfig" "${frags[@]}"
+	run_logged compile "$log" make -C "$wt" O="$o" olddefconfig
+	rm -f "$o/.compile-stamp"
 	mapfile -t bobjs < <(objects "$wt" "$o")
 	compile "$wt" "$o" "$res/$name.base.log" "${bobjs[@]}" ||
 		die compile "$res/$name.base.log" "$name: the base does not build"
 	warnings "$wt" "$res/$name.base.log" >"$res/$name.base.warnings"
-	warnings "$src" "$res/$name.log" >"$res/$name.warnings"
 	new=$(comm -13 "$res/$name.base.warnings" "$res/$name.warnings")
 	detail="${#objs[@]} objects, ${#hfiles[@]} headers, $(wc -l <"$res/$name.warnings") warnings, all also at the base"
 	if [ -z "$new" ]; then
@@ -181,11 +187,11 @@ for line in "${table[@]}"; do
 	fi
 done
 
-# Bisection: each prefix of the series, in the first row's config.
+# Bisection: each prefix of the series, in the first row's config, in the
+# same folder (incremental: a prefix rebuilds what its patch changed).
 first=${rows[0]}
 touch "$res/$first.base.warnings"
-o=$cdir/bisect
-mkdir -p "$o"
+rm -f "$o/.compile-stamp"
 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
@@ -205,7 +211,10 @@ for c in "${commits[@]}"; do
 	mapfile -t objs < <(objects "$wt" "$o")
 	blog=$res/bisect-$(printf '%02d' "$n").log
 	say compile "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
-	if ! KEEP=1 SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
+	# The first prefix builds its objects anew: the folder held another config.
+	keep=1
+	[ "$n" -gt 1 ] || keep=""
+	if ! KEEP=$keep SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
 		record FAIL "bisect/$n" "$subject: build failed: $(grep -m1 'error:' "$blog" || tail -n 1 "$blog"), log: $blog"
 		continue
 	fi

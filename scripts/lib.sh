@@ -104,6 +104,22 @@ matrix_rows() {
 CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 export CROSS_COMPILE ARCH=arm
 
+# ccache (Debian's masquerade links in /usr/lib/ccache) for every compiler
+# the builds call, the cross and the host one, unless CCACHE=0.  The cache
+# lives outside the clone (ccache's own default, ~/.cache/ccache, or
+# CCACHE_DIR), so a second run on the same machine, even from a fresh clone,
+# is warm: paths below TOP are hashed relative to the build folder
+# (CCACHE_BASEDIR), and depend mode takes the headers from the compiler's
+# own -MMD output instead of running the preprocessor a second time on a miss.
+if [ "${CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/"${CROSS_COMPILE}gcc" ]; then
+	case :$PATH: in
+	*:/usr/lib/ccache:*) ;;
+	*) PATH=/usr/lib/ccache:$PATH ;;
+	esac
+	CCACHE_BASEDIR=$TOP CCACHE_DEPEND=1
+	export PATH CCACHE_BASEDIR CCACHE_DEPEND
+fi
+
 # run_progress STAGE LOG CMD...: like run_logged, for long commands: prints a
 # line every 30 s with the elapsed time and the last line of the log.
 run_progress() {
@@ -204,8 +220,11 @@ timed() {
 #   MEMORY     MiB (configs/qemu.env, or the row's -m)
 #   QEMU_EXTRA the row's other qemu options
 #   QEMU_OPTS  every qemu-system-arm option of the machine and the row
+#   DT_FRAGMENT  configs/FILE.dtsi when the row's qemu options have
+#              "-dtb FILE.dtsi": nodes added to QEMU's own device tree for
+#              this machine (scripts/boot.sh makes the DTB), or empty
 row_record() {
-	local row=$1 rec=$BUILD/rows/$1.env col val tests memory=$QEMU_MEMORY
+	local row=$1 rec=$BUILD/rows/$1.env col val tests memory=$QEMU_MEMORY dt=""
 	local -A c=()
 	while IFS=$'\t' read -r col val; do
 		[ "$val" != "-" ] || val=""
@@ -221,6 +240,10 @@ row_record() {
 	for ((i = 0; i < ${#rq[@]}; i++)); do
 		if [ "${rq[i]}" = -m ] && [ $((i + 1)) -lt ${#rq[@]} ]; then
 			memory=${rq[i + 1]}
+			i=$((i + 1))
+		elif [ "${rq[i]}" = -dtb ] && [[ ${rq[i + 1]:-} == *.dtsi ]]; then
+			dt=$TOP/configs/${rq[i + 1]}
+			[ -f "$dt" ] || die row "" "row $row: $dt missing"
 			i=$((i + 1))
 		else
 			rextra+=("${rq[i]}")
@@ -243,6 +266,7 @@ row_record() {
 		printf 'CMDLINE=%q\n' "$(xargs <<<"${c[params]} ${c[env]} ${tests:+KSELFTEST_TESTS=$tests}")"
 		printf 'MEMORY=%q\nQEMU_EXTRA=%q\n' "$memory" "${rextra[*]}"
 		printf 'QEMU_OPTS=%q\n' "-M $QEMU_MACHINE -cpu $QEMU_CPU -m $memory${rextra[*]:+ ${rextra[*]}}"
+		printf 'DT_FRAGMENT=%q\n' "$dt"
 	} >"$rec.tmp"
 	mv "$rec.tmp" "$rec"
 	echo "$rec"

@@ -57,6 +57,6 @@ fi
 [ "$mode" != prepare ] || exit 0
 
 # The guest runs the tests the row's expectations name (TESTS), no others.
-timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$CMDLINE" ||
+BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$CMDLINE" ||
 	stage_failed boot "$RES/console.log"
 timed results "$ROW" "$TOP/scripts/results.sh" "$ROW"
