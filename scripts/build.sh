@@ -59,4 +59,12 @@ fi
 
 say build "make zImage modules ($(nproc) jobs) in $out"
 run_progress build "$log" make -C "$src" O="$out" -j"$(nproc)" zImage modules
+# The zImage must carry the kernel just built: its piggy.o embeds the
+# compressed Image (.incbin), which a stale object (a compiler cache, a
+# copied seed) would replace with an earlier build's.
+boot=$out/arch/arm/boot/compressed
+"${CROSS_COMPILE}objcopy" -O binary -j .piggydata "$boot/piggy.o" "$boot/piggy.check"
+cmp -s "$boot/piggy.check" "$boot/piggy_data" ||
+	die build "$log" "$boot/piggy.o does not embed this build's kernel ($boot/piggy_data): a stale object"
+rm -f "$boot/piggy.check"
 say build "done: $(du -h "$out/arch/arm/boot/zImage" | cut -f1) zImage"

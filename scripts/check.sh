@@ -1,7 +1,7 @@
 #!/bin/bash
 # Rows of the test matrix (configs/matrix.tsv), then a summary.  Each row
 # is built, booted in QEMU and judged (scripts/row.sh); a row boots while
-# the next one builds, one guest at a time.
+# the next ones build, up to GUESTS (default 2) guests at a time.
 #
 # With --all (make check), around the rows: first the judge's own tests
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
@@ -15,7 +15,7 @@
 # reason, the time of each stage (build/times.tsv) and ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
-# Usage: scripts/check.sh [--all] [ROW...]	(default: every row)
+# Usage: [GUESTS=N] scripts/check.sh [--all] [ROW...]	(default: every row)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -60,25 +60,45 @@ start_gates() {
 	gates_pid=$!
 }
 
-# Rows in order; a row boots (one guest at a time) while the next one
-# builds: QEMU keeps one core busy, the compiler the other.
+# Rows in order; a row boots while the next ones are prepared (built), up
+# to GUESTS guests at a time (default 2, one a core): the cores a compiler
+# or a guest leaves idle are used, and the rows that need no build boot
+# two at a time.  A row's boot and verdict touch only its own results
+# folder, and its build is never rebuilt in the same run.
 BUILT=$BUILD/.built-this-run
 : >"$BUILT"
 export BUILT
-booting=""
+max_guests=${GUESTS:-2}
+case $max_guests in
+'' | *[!0-9]* | 0) die check "" "GUESTS=$max_guests: want a number of guests, 1 or more" ;;
+esac
+guests=()
+# wait_guests N: wait until fewer than N guests run.
+wait_guests() {
+	local running pid alive
+	while :; do
+		running=" $(jobs -rp | tr '\n' ' ')"
+		alive=()
+		for pid in "${guests[@]}"; do
+			case $running in *" $pid "*) alive+=("$pid") ;; *) wait "$pid" || true ;; esac
+		done
+		guests=("${alive[@]}")
+		[ ${#guests[@]} -ge "$1" ] || return 0
+		wait -n "${guests[@]}" || true
+	done
+}
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	prepared=1
 	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
 	start_gates
-	[ -z "$booting" ] || wait "$booting" || true
-	booting=""
+	wait_guests "$max_guests"
 	if [ "$prepared" -eq 1 ]; then
 		"$TOP/scripts/row.sh" --boot "$row" &
-		booting=$!
+		guests+=($!)
 	fi
 done
-[ -z "$booting" ] || wait "$booting" || true
+wait_guests 1
 
 if [ "$all" = 1 ]; then
 	# LAVA: a job per row and device type, validated with LAVA's own code,

@@ -104,17 +104,33 @@ matrix_rows() {
 CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 export CROSS_COMPILE ARCH=arm
 
-# ccache (Debian's masquerade links in /usr/lib/ccache) for every compiler
-# the builds call, the cross and the host one, unless CCACHE=0.  The cache
-# lives outside the clone (ccache's own default, ~/.cache/ccache, or
-# CCACHE_DIR), so a second run on the same machine, even from a fresh clone,
-# is warm: paths below TOP are hashed relative to the build folder
-# (CCACHE_BASEDIR), and depend mode takes the headers from the compiler's
-# own -MMD output instead of running the preprocessor a second time on a miss.
-if [ "${CCACHE:-1}" != 0 ] && [ -x /usr/lib/ccache/"${CROSS_COMPILE}gcc" ]; then
+# ccache for every compiler the builds call, the cross and the host one,
+# unless CCACHE=0.  The cache lives outside the clone (ccache's own default,
+# ~/.cache/ccache, or CCACHE_DIR), so a second run on the same machine, even
+# from a fresh clone, is warm: paths below TOP are hashed relative to the
+# build folder (CCACHE_BASEDIR), and depend mode takes the headers from the
+# compiler's own -MMD output instead of running the preprocessor a second
+# time on a miss.
+# The cross compiler goes through scripts/cc-ccache, which leaves assembler
+# sources out of the cache: one may .incbin a file no dependency list names
+# (arch/arm/boot/compressed/piggy.S takes the compressed kernel so), and
+# ccache would hand back the zImage of an earlier build of the same config.
+# The host compiler goes through Debian's masquerade links (/usr/lib/ccache).
+if [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null &&
+   [ -x /usr/lib/ccache/gcc ]; then
+	ccbin=$BUILD/ccache-bin
+	if [ ! -x "$ccbin/${CROSS_COMPILE}gcc" ]; then
+		mkdir -p "$ccbin"
+		ln -sfn "$TOP/scripts/cc-ccache" "$ccbin/${CROSS_COMPILE}gcc.$$"
+		mv -f "$ccbin/${CROSS_COMPILE}gcc.$$" "$ccbin/${CROSS_COMPILE}gcc"
+	fi
 	case :$PATH: in
 	*:/usr/lib/ccache:*) ;;
 	*) PATH=/usr/lib/ccache:$PATH ;;
+	esac
+	case :$PATH: in
+	*:"$ccbin":*) ;;
+	*) PATH=$ccbin:$PATH ;;
 	esac
 	CCACHE_BASEDIR=$TOP CCACHE_DEPEND=1
 	export PATH CCACHE_BASEDIR CCACHE_DEPEND
