@@ -33,7 +33,8 @@
 #   make lava-run run a row's qemu job for real with lava-run (ROW=, built first)
 #
 # Variables: BASE=6.12|6.1 (default 6.12), ROW=<matrix row> (make run),
-# ROWS="<row> ..." (make check), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
+# ROWS="<row> ..." (make check), GUESTS=N (guests booted at once, default 2),
+# CCACHE=0 (no ccache), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
 
 BASE ?= 6.12
 ROW ?= $(shell awk -F'\t' 'substr($$0, 1, 1) == "\043" || NF == 0 { next } \

@@ -61,10 +61,20 @@ say build "make zImage modules ($(nproc) jobs) in $out"
 run_progress build "$log" make -C "$src" O="$out" -j"$(nproc)" zImage modules
 # The zImage must carry the kernel just built: its piggy.o embeds the
 # compressed Image (.incbin), which a stale object (a compiler cache, a
-# copied seed) would replace with an earlier build's.
+# copied seed) would replace with an earlier build's.  A stale piggy.o is
+# newer than piggy_data, so make would keep it: remove it and build once
+# more, and fail if that does not mend it.
 boot=$out/arch/arm/boot/compressed
-"${CROSS_COMPILE}objcopy" -O binary -j .piggydata "$boot/piggy.o" "$boot/piggy.check"
-cmp -s "$boot/piggy.check" "$boot/piggy_data" ||
-	die build "$log" "$boot/piggy.o does not embed this build's kernel ($boot/piggy_data): a stale object"
+piggy_ok() {
+	run_logged build "$log" "${CROSS_COMPILE}objcopy" -O binary -j .piggydata \
+		"$boot/piggy.o" "$boot/piggy.check"
+	cmp -s "$boot/piggy.check" "$boot/piggy_data"
+}
+if ! piggy_ok; then
+	say build "piggy.o does not embed this build's kernel: rebuilding the zImage"
+	rm -f "$boot/piggy.o" "$out/arch/arm/boot/zImage"
+	run_progress build "$log" make -C "$src" O="$out" -j"$(nproc)" zImage
+	piggy_ok || die build "$log" "$boot/piggy.o does not embed this build's kernel ($boot/piggy_data) even rebuilt"
+fi
 rm -f "$boot/piggy.check"
 say build "done: $(du -h "$out/arch/arm/boot/zImage" | cut -f1) zImage"

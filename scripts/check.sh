@@ -70,8 +70,10 @@ BUILT=$BUILD/.built-this-run
 export BUILT
 max_guests=${GUESTS:-2}
 case $max_guests in
-'' | *[!0-9]* | 0) die check "" "GUESTS=$max_guests: want a number of guests, 1 or more" ;;
+'' | *[!0-9]*) die check "" "GUESTS=$max_guests: want a number of guests, 1 or more" ;;
 esac
+max_guests=$((10#$max_guests))
+[ "$max_guests" -ge 1 ] || die check "" "GUESTS=${GUESTS:-}: want a number of guests, 1 or more"
 guests=()
 # wait_guests N: wait until fewer than N guests run.
 wait_guests() {
@@ -125,8 +127,8 @@ echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"
 
 summary "${rows[@]}" || fail=1
 echo
-echo "Stage times (seconds, summed over the stage's runs; rows build while the"
-echo "previous row boots and the gates run beside them, so they overlap):"
+echo "Stage times (seconds, summed over the stage's runs; rows build while"
+echo "earlier rows boot and the gates run beside them, so they overlap):"
 awk -F'\t' '{ n[$1]++; t[$1] += $3; if (!($1 in o)) o[$1] = ++k }
 	END { for (s in o) printf "%d\t%s\t%d\t%d\n", o[s], s, n[s], t[s] }' "$BUILD/times.tsv" |
 	sort -n | while IFS=$'\t' read -r _ stage n t; do

@@ -119,7 +119,14 @@ export CROSS_COMPILE ARCH=arm
 if [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null &&
    [ -x /usr/lib/ccache/gcc ]; then
 	ccbin=$BUILD/ccache-bin
-	if [ ! -x "$ccbin/${CROSS_COMPILE}gcc" ]; then
+	# The compiler itself, found once, before the links come first on PATH.
+	if [ -z "${CC_CCACHE_REAL:-}" ]; then
+		CC_CCACHE_REAL=$(command -v "${CROSS_COMPILE}gcc" || true)
+		export CC_CCACHE_REAL
+	fi
+	# A CROSS_COMPILE with a folder in it is called by its path: no cache.
+	if [ "${CROSS_COMPILE#*/}" = "$CROSS_COMPILE" ] &&
+	   [ ! -x "$ccbin/${CROSS_COMPILE}gcc" ]; then
 		mkdir -p "$ccbin"
 		ln -sfn "$TOP/scripts/cc-ccache" "$ccbin/${CROSS_COMPILE}gcc.$$"
 		mv -f "$ccbin/${CROSS_COMPILE}gcc.$$" "$ccbin/${CROSS_COMPILE}gcc"
@@ -198,13 +205,18 @@ kunit_dir() {
 		echo "$tree"
 		return
 	fi
-	if [ ! -f "$cache/tools/testing/kunit/kunit_parser.py" ]; then
-		[ -f "$tarball" ] || die judge "" "$tarball missing (run scripts/deps.sh)"
-		rm -rf "$cache"
-		mkdir -p "$cache"
-		tar -C "$cache" -xJf "$tarball" --strip-components=1 --wildcards '*/tools/testing/kunit/*' ||
-			die judge "" "no tools/testing/kunit in $tarball"
-	fi
+	# One unpacking at a time: two guests' judges may get here at once.
+	mkdir -p "$BUILD/cache"
+	(
+		flock 7
+		if [ ! -f "$cache/tools/testing/kunit/kunit_parser.py" ]; then
+			[ -f "$tarball" ] || die judge "" "$tarball missing (run scripts/deps.sh)"
+			rm -rf "$cache"
+			mkdir -p "$cache"
+			tar -C "$cache" -xJf "$tarball" --strip-components=1 --wildcards '*/tools/testing/kunit/*' ||
+				die judge "" "no tools/testing/kunit in $tarball"
+		fi
+	) 7>"$BUILD/cache/.kunit.lock" || exit 1
 	echo "$cache/tools/testing/kunit"
 }
 
