@@ -7,7 +7,7 @@
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
 # verdict after it is the judge's); beside the rows, niced, the review
 # gates (scripts/gates.sh: lint on each base the rows use, Coccinelle,
-# compile coverage) once the first base's tree is there; after them the
+# compile coverage) from the start of the rows; after them the
 # LAVA jobs (generated and validated with LAVA's code, the first row's
 # qemu job run with lava-run and judged by the same judge).
 #
@@ -48,7 +48,10 @@ if [ "$all" = 1 ]; then
 	extra+=(judge)
 fi
 
-# The gates, in the background once the first row's tree is there.
+# The gates, in the background from the start (they take each base's tree
+# from scripts/tree.sh, which one row or gate at a time prepares): niced,
+# they fill what the rows leave of the cores, the single-threaded tree
+# extraction and judge first of all.
 gates_pid=""
 start_gates() {
 	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
@@ -91,9 +94,9 @@ wait_guests() {
 }
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
+	start_gates
 	prepared=1
 	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
-	start_gates
 	wait_guests "$max_guests"
 	if [ "$prepared" -eq 1 ]; then
 		"$TOP/scripts/row.sh" --boot "$row" &
