@@ -58,6 +58,10 @@ POLICY_WARN = re.compile(
 POLICY_REPORT = re.compile(
     r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] is system RAM: \S+ mapping by "
     r".* (rejected|mapping anyway) \(event 1 of this call site\); ")
+# A report line of a later event of a call site: no WARNING comes with it.
+POLICY_LATER = re.compile(
+    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] is system RAM: \S+ mapping by "
+    r".* (rejected|mapping anyway) \(event (?!1 )\d+ of this call site\)")
 BANNER = re.compile(r"^Booting Linux on physical CPU|^Linux version ")
 PANIC = re.compile(r"Kernel panic|Internal error:|BUG:|Unable to handle kernel|Oops")
 
@@ -215,16 +219,37 @@ def read_expectations(path):
     return want
 
 
+def policy_message(lines, i, used):
+    """The line number of the report line that is the message of the
+    policy's WARNING at line i, or None: the first "ioremap_ram: " line
+    after it, within 60 lines, must be an event-1 report not already taken
+    by another WARNING.  On SMP another CPU's lines interleave with the
+    WARNING's: its report lines of later events (which carry no WARNING)
+    are passed over, anything else of ioremap_ram's is not."""
+    for j in range(i + 1, min(i + 61, len(lines))):
+        text = clean(lines[j])
+        if not text.startswith("ioremap_ram: "):
+            continue
+        if POLICY_REPORT.match(text) and j not in used:
+            return j
+        if POLICY_LATER.match(text) or (POLICY_REPORT.match(text) and j in used):
+            continue
+        return None
+    return None
+
+
 def splats(lines):
     """The console lines that report a problem, as (line number, text),
-    less the policy's own WARNING where its report line follows it."""
+    less the policy's own WARNINGs, each paired with its report line."""
     found = []
+    used = set()
     for i, line in enumerate(lines):
         if not SPLAT.search(line):
             continue
         if POLICY_WARN.search(line):
-            nxt = next((clean(x) for x in lines[i + 1:i + 4] if clean(x).startswith("ioremap_ram: ")), "")
-            if POLICY_REPORT.match(nxt):
+            j = policy_message(lines, i, used)
+            if j is not None:
+                used.add(j)
                 continue
         found.append((i + 1, line.strip()))
     return found
