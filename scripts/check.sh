@@ -5,9 +5,9 @@
 #
 # With --all (make check), around the rows: first the judge's own tests
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
-# verdict after it is the judge's); beside the rows, niced, the review
-# gates (scripts/gates.sh: lint on each base the rows use, Coccinelle,
-# compile coverage) from the start of the rows; after them the
+# verdict after it is the judge's); beside them and the rows, niced, the
+# review gates (scripts/gates.sh: lint on each base the rows use,
+# Coccinelle, compile coverage) from the start; after the rows the
 # LAVA jobs (generated and validated with LAVA's code, the first row's
 # qemu job run with lava-run and judged by the same judge).
 #
@@ -41,13 +41,6 @@ done
 printf 'deps\tdeps\t%s\n' $(($(date +%s) - T0)) >>"$BUILD/times.tsv"
 extra=()
 
-if [ "$all" = 1 ]; then
-	say check "the judge on its fixtures, ShellCheck"
-	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
-	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
-	extra+=(judge)
-fi
-
 # The gates, in the background from the start (they take each base's tree
 # from scripts/tree.sh, which one row or gate at a time prepares): niced,
 # they fill what the rows leave of the cores, the single-threaded tree
@@ -62,6 +55,16 @@ start_gates() {
 	nice -n 10 "$TOP/scripts/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
 	gates_pid=$!
 }
+
+# The gates start first: their tree extraction (one core) runs while the
+# judge is tested on the other; the first row waits for that tree anyway.
+start_gates
+if [ "$all" = 1 ]; then
+	say check "the judge on its fixtures, ShellCheck"
+	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
+	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
+	extra+=(judge)
+fi
 
 # Rows in order; a row boots while the next ones are prepared (built), up
 # to GUESTS guests at a time (default 2, one a core): the cores a compiler
@@ -94,7 +97,6 @@ wait_guests() {
 }
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
-	start_gates
 	prepared=1
 	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
 	wait_guests "$max_guests"
