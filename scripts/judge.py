@@ -50,17 +50,21 @@ SPLAT = re.compile(
     r"possible recursive locking|suspicious RCU usage|ODEBUG:|"
     r"INFO: task .* blocked|BUG: soft lockup|rcu_sched self-detected stall|"
     r"INFO: rcu_.* detected stall")
-# The policy's own backtrace: WARN() in arm_ioremap_ram_allowed(), whose
-# message is the policy's report line (event 1 of a call site).
+# The policy's own backtrace: WARN() in ioremap_ram_event() (inlined or
+# not into arm_ioremap_ram_allowed() and arm_ioremap_pool_conflict_allowed()),
+# whose message is the policy's report line (event 1 of a call site).
 POLICY_WARN = re.compile(
     r"WARNING: CPU: \d+ PID: \d+ at arch/arm/mm/ioremap-ram\.c:\d+ "
-    r"arm_ioremap_ram_allowed\+")
+    r"(ioremap_ram_event|arm_ioremap_ram_allowed|arm_ioremap_pool_conflict_allowed)\+")
+# What a report says the range is: system RAM, or remap pool memory that
+# a live mapping of another kind of memory type holds.
+POLICY_WHAT = r"is (system RAM|remap pool memory mapped [a-z-]+)"
 POLICY_REPORT = re.compile(
-    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] is system RAM: \S+ mapping by "
+    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] " + POLICY_WHAT + r": \S+ mapping by "
     r".* (rejected|mapping anyway) \(event 1 of this call site\); ")
 # A report line of a later event of a call site: no WARNING comes with it.
 POLICY_LATER = re.compile(
-    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] is system RAM: \S+ mapping by "
+    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] " + POLICY_WHAT + r": \S+ mapping by "
     r".* (rejected|mapping anyway) \(event (?!1 )\d+ of this call site\)")
 BANNER = re.compile(r"^Booting Linux on physical CPU|^Linux version ")
 PANIC = re.compile(r"Kernel panic|Internal error:|BUG:|Unable to handle kernel|Oops")
