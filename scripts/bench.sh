@@ -10,7 +10,8 @@
 #   included) and the unpatched one (a git worktree of it at tag "base",
 #   build/src/linux-6.12-bench-base), and the modules of bench/ for each;
 #   boots them, and prints medians and ratios (Documentation/performance.md):
-#     P1   ioremap()+iounmap() of MMIO, base against patched; the RAM check
+#     P1   ioremap()+iounmap() of MMIO, base against patched (medians of
+#          three boots each, -m 1024, 768 and 512); the RAM check
 #          against the number of memblock regions
 #     P2   the remap pool against cma_alloc() and dma_alloc_coherent()
 #     P2b  the pool against raw genalloc (its tracking layer)
@@ -21,7 +22,11 @@ set -euo pipefail
 
 res=$BUILD/results/bench
 mkdir -p "$res"
-qemu_opts="-M $QEMU_MACHINE -cpu $QEMU_CPU -m $QEMU_MEMORY -smp 1 -icount shift=0,sleep=off"
+qemu_opts() { echo "-M $QEMU_MACHINE -cpu $QEMU_CPU -m ${1:-$QEMU_MEMORY} -smp 1 -icount shift=0,sleep=off"; }
+# P1 boots each kernel three times, with different memory sizes (MiB), and
+# takes the median: identical kernels still differ by a few percent from
+# boot to boot (vmalloc history), which a ratio near 1.02 cannot afford.
+p1_mems=(1024 768 512)
 patched_frags=(base.config reject.config pool.config bench.config)
 base_frags=(base.config bench-base.config bench.config)
 pool_sizes=(1 4 16 64 256)	# MiB, one boot each (16: the main boot)
@@ -110,6 +115,7 @@ build_mods base "$bsrc" "$bout"
 # busybox, kselftest/init (which, with bench=1, loads /bench/*.ko, prints
 # their ': bench: ' lines and powers off) and the modules; keeps the first
 # line per key in NAME.txt (busybox insmod runs a failing module twice).
+# BENCH_MEM=MiB: the guest's memory (default QEMU_MEMORY).
 boot_bench() {
 	local name=$1 kout=$2 cmdline=$3 guest=$res/guest-$1 root=$res/guest-$1/root
 	shift 3
@@ -121,7 +127,7 @@ boot_bench() {
 	cp "$@" "$root/bench/"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$guest/rootfs.cpio.gz"
 	cp "$kout/arch/arm/boot/zImage" "$guest/arch/arm/boot/"
-	"$TOP/scripts/boot.sh" "$guest" "$guest" "$qemu_opts" "${cmdline:+$cmdline }bench=1"
+	"$TOP/scripts/boot.sh" "$guest" "$guest" "$(qemu_opts "${BENCH_MEM:-}")" "${cmdline:+$cmdline }bench=1"
 	tr -d '\r' <"$guest/console.log" | sed -n 's/.*: bench: //p' |
 		awk '!seen[$1]++' >"$res/$name.txt"
 	[ -s "$res/$name.txt" ] || die bench "$guest/console.log" "no bench lines from the $name guest"
@@ -132,8 +138,11 @@ boot_bench() {
 
 pm=$res/mod-patched
 bm=$res/mod-base
-boot_bench base "$bout" "" "$bm/ioremap_bench.ko"
-boot_bench patched "$pout" "" "$pm/ioremap_bench.ko"
+for m in "${p1_mems[@]}"; do
+	BENCH_MEM=$m boot_bench "base-m$m" "$bout" "" "$bm/ioremap_bench.ko"
+	BENCH_MEM=$m boot_bench "patched-m$m" "$pout" "" "$pm/ioremap_bench.ko"
+	BENCH_MEM=$m boot_bench "pool-m$m" "$pout" "ioremap_pool=16M" "$pm/ioremap_bench.ko"
+done
 boot_bench pool16 "$pout" "ioremap_pool=16M" \
 	"$pm/ioremap_bench.ko" "$pm/ioremap_pool_bench.ko" "$pm/memblock_bench.ko"
 for mib in "${pool_sizes[@]}"; do
@@ -141,8 +150,14 @@ for mib in "${pool_sizes[@]}"; do
 	boot_bench "pool$mib" "$pout" "ioremap_pool=${mib}M" "$pm/ioremap_pool_bench.ko"
 done
 
-# The table.  v FILE KEY [FIELD]: a value; r A B: A/B with two decimals.
+# The table.  v FILE KEY [FIELD]: a value; r A B: A/B with two decimals;
+# med NAME KEY: the median of KEY over the P1 boots NAME-mMIB.
 v() { awk -v k="$2" -v f="${3:-2}" '$1 == k { print $f; exit }' "$res/$1.txt"; }
+med() {
+	local m
+	for m in "${p1_mems[@]}"; do v "$1-m$m" "$2"; done |
+		sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'
+}
 r() {
 	case "$1$2" in
 	*[!0-9]* | "") echo - ;;
@@ -153,18 +168,25 @@ hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 167772
 
 {
 	echo "make bench: $(date -u +%Y-%m-%d), $(qemu-system-arm --version | sed -n 1p)"
-	echo "qemu-system-arm $qemu_opts"
+	echo "qemu-system-arm $(qemu_opts)"
 	echo "patched: $(git -C "$src" describe --always --tags --dirty 2>/dev/null) (${patched_frags[*]})"
 	echo "base:    $(git -C "$bsrc" describe --always --tags 2>/dev/null) (${base_frags[*]})"
 	echo "ns = guest instructions; median of 7 repetitions; ratio = first / second column named"
 	echo
-	echo "P1  ioremap()+iounmap() of MMIO (goal: patched/base <= 1.02)"
+	echo "P1  ioremap()+iounmap() of MMIO (goal: patched/base <= 1.02); medians of 3 boots (-m ${p1_mems[*]})"
 	printf '%6s %10s %10s %8s %14s %8s\n' size base patched ratio "patched+pool" ratio
 	for s in 4096 65536 1048576 16777216; do
-		b=$(v base "p1.ioremap.$s") p=$(v patched "p1.ioremap.$s") q=$(v pool16 "p1.ioremap.$s")
+		b=$(med base "p1.ioremap.$s") p=$(med patched "p1.ioremap.$s") q=$(med pool "p1.ioremap.$s")
 		printf '%6s %10s %10s %8s %14s %8s\n' "$(hs $s)" "$b" "$p" "$(r "$p" "$b")" "$q" "$(r "$q" "$b")"
 	done
 	echo "  (patched+pool: the patched kernel booted with ioremap_pool=16M: more memblock regions)"
+	for s in 4096 65536; do
+		printf '  %s, each boot (-m %s): base %s, patched %s, patched+pool %s\n' "$(hs $s)" \
+			"$(echo "${p1_mems[*]}" | tr ' ' /)" \
+			"$(for m in "${p1_mems[@]}"; do v "base-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
+			"$(for m in "${p1_mems[@]}"; do v "patched-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
+			"$(for m in "${p1_mems[@]}"; do v "pool-m$m" "p1.ioremap.$s"; done | paste -sd/)"
+	done
 	echo
 	echo "P1  the RAM check alone against the number of memblock.memory regions (patched, 4K range)"
 	printf '%8s %8s %16s %16s %18s %16s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap"
