@@ -5,7 +5,7 @@
 #
 # With --all (make check), around the rows: first the judge's own tests
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
-# verdict after it is the judge's); beside them and the rows, niced, the
+# verdict after it is the judge's); beside them and the rows, the
 # review gates (scripts/gates.sh: lint on each base the rows use,
 # Coccinelle, compile coverage) from the start; after the rows the
 # LAVA jobs (generated and validated with LAVA's code, the first row's
@@ -42,17 +42,22 @@ printf 'deps\tdeps\t%s\n' $(($(date +%s) - T0)) >>"$BUILD/times.tsv"
 extra=()
 
 # The gates, in the background from the start (they take each base's tree
-# from scripts/tree.sh, which one row or gate at a time prepares): niced,
-# they fill what the rows leave of the cores, the single-threaded tree
-# extraction and judge first of all.
+# from scripts/tree.sh, which one row or gate at a time prepares), at the
+# rows' priority (GATES_NICE=N lowers theirs): they are one process after
+# another, mostly on one core, and niced they were left to run alone, on
+# one core, for the last 3 minutes of a cold run, after the rows.
 gates_pid=""
+gates_nice=${GATES_NICE:-0}
+case $gates_nice in
+'' | *[!0-9]*) die check "" "GATES_NICE=$gates_nice: want a nice value, 0 to 19" ;;
+esac
 start_gates() {
 	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
 	local bases
 	bases=$(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
-	say check "review gates (${bases% }) run beside the rows, niced; log: $BUILD/logs/gates.log"
+	say check "review gates (${bases% }) run beside the rows (nice $gates_nice); log: $BUILD/logs/gates.log"
 	# shellcheck disable=SC2086 # one word a base
-	nice -n 10 "$TOP/scripts/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
+	nice -n "$((10#$gates_nice))" "$TOP/scripts/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
 	gates_pid=$!
 }
 
