@@ -15,6 +15,11 @@
  *       is filled with 4 KiB allocations and every other one is freed
  *       (4 KiB holes); at 0% the pool is empty.  The same run at each pool
  *       size of `make bench` shows how the cost grows with the pool.
+ *  P5   the worst case of an aligned request (256 MiB pool only): every
+ *       other page of the pool free, none of them 8 KiB aligned, and a
+ *       one-page request aligned to 8 KiB, which fits nowhere: the
+ *       search tries every free block.  Measured with interrupts on and
+ *       with the caller's interrupts off (what the lock holds them off for).
  *
  * cma_alloc() and the default CMA area are not exported: their addresses
  * come from bench_syms.h, which scripts/bench.sh writes from the kernel's
@@ -28,6 +33,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
+#include <linux/irqflags.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
@@ -219,6 +225,62 @@ out:
 	return err;
 }
 
+/* P5: see the top of the file.  A request that fits is a failure. */
+static int bench_aligned_worst(void)
+{
+	unsigned long n = ioremap_pool_size() >> PAGE_SHIFT, k, flags;
+	phys_addr_t *held, phys;
+	bool holes = false;
+	int err = 0, r;
+	u64 on, off;
+
+	held = vmalloc_array(n, sizeof(*held));
+	if (!held)
+		return -ENOMEM;
+	for (k = 0; k < n; k++)
+		if (ioremap_pool_alloc(SZ_4K, 0, &held[k]))
+			break;
+	if (k < n) {
+		pr_err("bench: p5: the pool is not empty (%lu of %lu pages)\n", k, n);
+		err = -EBUSY;
+		n = k;
+		goto out;
+	}
+	for (k = 1; k < n; k += 2)
+		ioremap_pool_free(held[k], SZ_4K);
+	holes = true;
+
+	BENCH_MEDIAN(on, 1, {
+		r = ioremap_pool_alloc(SZ_4K, SZ_8K, &phys);
+		if (r != -ENOMEM) {
+			err = r ? r : -EEXIST;
+			goto fit;
+		}
+	});
+	BENCH_MEDIAN(off, 1, {
+		local_irq_save(flags);
+		r = ioremap_pool_alloc(SZ_4K, SZ_8K, &phys);
+		local_irq_restore(flags);
+		if (r != -ENOMEM) {
+			err = r ? r : -EEXIST;
+			goto fit;
+		}
+	});
+	pr_info("bench: p5.blocks %lu\n", n / 2);
+	pr_info("bench: p5.irqon %llu\n", on);
+	pr_info("bench: p5.irqoff %llu\n", off);
+	goto out;
+fit:
+	pr_err("bench: p5: the 8 KiB aligned request did not fail with -ENOMEM: %d\n", r);
+	if (!r)
+		ioremap_pool_free(phys, SZ_4K);
+out:
+	for (k = 0; k < n; k += holes ? 2 : 1)
+		ioremap_pool_free(held[k], SZ_4K);
+	vfree(held);
+	return err;
+}
+
 static int __init ioremap_pool_bench_init(void)
 {
 	static const unsigned int fracs[] = { 0, 25, 50, 75 };
@@ -243,6 +305,11 @@ static int __init ioremap_pool_bench_init(void)
 		err = bench_frag(fracs[i]);
 		if (err)
 			pr_err("bench: fragmentation %u%% failed: %d\n", fracs[i], err);
+	}
+	if (ioremap_pool_size() == SZ_256M) {
+		err = bench_aligned_worst();
+		if (err)
+			pr_err("bench: aligned worst case failed: %d\n", err);
 	}
 	return -EAGAIN;
 }

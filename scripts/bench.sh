@@ -16,7 +16,10 @@
 #     P2   the remap pool against cma_alloc() and dma_alloc_coherent()
 #     P2b  the pool against raw genalloc (its tracking layer)
 #     P4   the pool as it grows (1 MiB to 256 MiB) and as it fragments
+#     P5   the worst case of an aligned request: 256 MiB pool, every other
+#          page free, 4 KiB at 8 KiB alignment, interrupts on and off
 #   Results: build/results/bench/ (table.txt, one console log per boot).
+#   BENCH_ONLY=P5: the patched kernel's 256 MiB pool boot and P5 alone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +33,12 @@ p1_mems=(1024 768 512)
 patched_frags=(base.config reject.config pool.config bench.config)
 base_frags=(base.config bench-base.config bench.config)
 pool_sizes=(1 4 16 64 256)	# MiB, one boot each (16: the main boot)
+only=${BENCH_ONLY:-}
+case $only in
+"") ;;
+P5) pool_sizes=(256) ;;
+*) die bench "" "BENCH_ONLY=$only: only P5 runs alone (or leave BENCH_ONLY unset)" ;;
+esac
 
 # The patched tree, used as it is.  scripts/tree.sh only when there is none
 # yet: on a tree with uncommitted edits it would check the branch out again.
@@ -46,30 +55,32 @@ if ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
 fi
 say bench "patched tree: $src at $(git -C "$src" describe --always --tags 2>/dev/null || echo '?')"
 
-# The unpatched tree: a worktree of the same repository at tag "base".
-bsrc=$BUILD/src/linux-6.12-bench-base
-base_rev=$(git -C "$src" rev-parse 'base^{commit}')
-if [ ! -d "$bsrc/.git" ] && [ ! -f "$bsrc/.git" ]; then
-	say bench "making the base worktree $bsrc"
-	run_logged bench "$res/worktree.log" git -C "$src" worktree add --detach "$bsrc" "$base_rev"
-fi
-[ "$(git -C "$bsrc" rev-parse HEAD)" = "$base_rev" ] ||
-	die bench "" "$bsrc is not at tag base of $src"
-
 pout=$BUILD/out/bench-patched
 bout=$BUILD/out/bench-base
 say bench "patched kernel: ${patched_frags[*]}"
 SEEDS=$(build_seeds 6.12 none) "$TOP/scripts/build.sh" "$src" "$pout" "${patched_frags[@]}"
-say bench "base kernel: ${base_frags[*]}"
-"$TOP/scripts/build.sh" "$bsrc" "$bout" "${base_frags[@]}"
 
-# The two configurations must differ only in the series' own symbols.
-diff <(grep '^CONFIG_' "$bout/.config" | sort) <(grep '^CONFIG_' "$pout/.config" | sort) |
-	sed -n 's/^[<>] //p' | sed 's/=.*//' | sort -u >"$res/config.diff" || true
-if grep -qv -e IOREMAP_RAM -e IOREMAP_POOL "$res/config.diff"; then
-	die bench "$res/config.diff" "the base and patched configs differ in more than the series' symbols"
+# The unpatched tree: a worktree of the same repository at tag "base".
+bsrc=$BUILD/src/linux-6.12-bench-base
+if [ -z "$only" ]; then
+	base_rev=$(git -C "$src" rev-parse 'base^{commit}')
+	if [ ! -d "$bsrc/.git" ] && [ ! -f "$bsrc/.git" ]; then
+		say bench "making the base worktree $bsrc"
+		run_logged bench "$res/worktree.log" git -C "$src" worktree add --detach "$bsrc" "$base_rev"
+	fi
+	[ "$(git -C "$bsrc" rev-parse HEAD)" = "$base_rev" ] ||
+		die bench "" "$bsrc is not at tag base of $src"
+	say bench "base kernel: ${base_frags[*]}"
+	"$TOP/scripts/build.sh" "$bsrc" "$bout" "${base_frags[@]}"
+
+	# The two configurations must differ only in the series' own symbols.
+	diff <(grep '^CONFIG_' "$bout/.config" | sort) <(grep '^CONFIG_' "$pout/.config" | sort) |
+		sed -n 's/^[<>] //p' | sed 's/=.*//' | sort -u >"$res/config.diff" || true
+	if grep -qv -e IOREMAP_RAM -e IOREMAP_POOL "$res/config.diff"; then
+		die bench "$res/config.diff" "the base and patched configs differ in more than the series' symbols"
+	fi
+	say bench "configs differ only in: $(tr '\n' ' ' <"$res/config.diff")"
 fi
-say bench "configs differ only in: $(tr '\n' ' ' <"$res/config.diff")"
 
 # busybox-static:armhf, fetched by the rootfs stage (once per machine)
 bb=$BUILD/cache/busybox/bin/busybox
@@ -109,7 +120,7 @@ build_mods() {
 : >"$res/mod-patched.log"
 : >"$res/mod-base.log"
 build_mods patched "$src" "$pout"
-build_mods base "$bsrc" "$bout"
+[ -n "$only" ] || build_mods base "$bsrc" "$bout"
 
 # boot_bench NAME OUT CMDLINE MODULE...: one guest with an initramfs of
 # busybox, kselftest/init (which, with bench=1, loads /bench/*.ko, prints
@@ -138,13 +149,15 @@ boot_bench() {
 
 pm=$res/mod-patched
 bm=$res/mod-base
-for m in "${p1_mems[@]}"; do
-	BENCH_MEM=$m boot_bench "base-m$m" "$bout" "" "$bm/ioremap_bench.ko"
-	BENCH_MEM=$m boot_bench "patched-m$m" "$pout" "" "$pm/ioremap_bench.ko"
-	BENCH_MEM=$m boot_bench "pool-m$m" "$pout" "ioremap_pool=16M" "$pm/ioremap_bench.ko"
-done
-boot_bench pool16 "$pout" "ioremap_pool=16M" \
-	"$pm/ioremap_bench.ko" "$pm/ioremap_pool_bench.ko" "$pm/memblock_bench.ko"
+if [ -z "$only" ]; then
+	for m in "${p1_mems[@]}"; do
+		BENCH_MEM=$m boot_bench "base-m$m" "$bout" "" "$bm/ioremap_bench.ko"
+		BENCH_MEM=$m boot_bench "patched-m$m" "$pout" "" "$pm/ioremap_bench.ko"
+		BENCH_MEM=$m boot_bench "pool-m$m" "$pout" "ioremap_pool=16M" "$pm/ioremap_bench.ko"
+	done
+	boot_bench pool16 "$pout" "ioremap_pool=16M" \
+		"$pm/ioremap_bench.ko" "$pm/ioremap_pool_bench.ko" "$pm/memblock_bench.ko"
+fi
 for mib in "${pool_sizes[@]}"; do
 	[ "$mib" != 16 ] || continue
 	boot_bench "pool$mib" "$pout" "ioremap_pool=${mib}M" "$pm/ioremap_pool_bench.ko"
@@ -170,63 +183,71 @@ hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 167772
 	echo "make bench: $(date -u +%Y-%m-%d), $(qemu-system-arm --version | sed -n 1p)"
 	echo "qemu-system-arm $(qemu_opts)"
 	echo "patched: $(git -C "$src" describe --always --tags --dirty 2>/dev/null) (${patched_frags[*]})"
-	echo "base:    $(git -C "$bsrc" describe --always --tags 2>/dev/null) (${base_frags[*]})"
+	[ -n "$only" ] ||
+		echo "base:    $(git -C "$bsrc" describe --always --tags 2>/dev/null) (${base_frags[*]})"
 	echo "ns = guest instructions; median of 7 repetitions; ratio = first / second column named"
 	echo
-	echo "P1  ioremap()+iounmap() of MMIO (goal: patched/base <= 1.02); medians of 3 boots (-m ${p1_mems[*]})"
-	printf '%6s %10s %10s %8s %14s %8s\n' size base patched ratio "patched+pool" ratio
-	for s in 4096 65536 1048576 16777216; do
-		b=$(med base "p1.ioremap.$s") p=$(med patched "p1.ioremap.$s") q=$(med pool "p1.ioremap.$s")
-		printf '%6s %10s %10s %8s %14s %8s\n' "$(hs $s)" "$b" "$p" "$(r "$p" "$b")" "$q" "$(r "$q" "$b")"
-	done
-	echo "  (patched+pool: the patched kernel booted with ioremap_pool=16M: more memblock regions)"
-	for s in 4096 65536; do
-		printf '  %s, each boot (-m %s): base %s, patched %s, patched+pool %s\n' "$(hs $s)" \
-			"$(echo "${p1_mems[*]}" | tr ' ' /)" \
-			"$(for m in "${p1_mems[@]}"; do v "base-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
-			"$(for m in "${p1_mems[@]}"; do v "patched-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
-			"$(for m in "${p1_mems[@]}"; do v "pool-m$m" "p1.ioremap.$s"; done | paste -sd/)"
-	done
-	echo
-	echo "P1  the RAM check alone against the number of memblock.memory regions (patched, 4K range)"
-	printf '%8s %8s %16s %16s %18s %16s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap"
-	grep '^memblock\.[0-9]' "$res/pool16.txt" | while read -r key a b c d; do
-		n=${key#memblock.}
-		printf '%8s %8s %16s %16s %18s %16s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d"
-	done
-	echo "  (overlaps = memblock_overlaps_map_memory(), the series' check, of an MMIO range below"
-	echo "   RAM and of the pool's first page; is_map_memory = memblock_is_map_memory() of that"
-	echo "   page, the unpatched kernel's check of one page; regions made by"
-	echo "   clearing NOMAP on every other page of the pool, restored after: $(v pool16 memblock.boot) at boot, $(v pool16 memblock.restored) after)"
-	echo
-	echo "P2  pool alloc+free against cma_alloc+cma_release and dma_alloc_coherent+free (goal: cma/pool >= 10)"
-	printf '%6s %8s %10s %8s %14s %10s %10s\n' size pool cma cma/pool "pool+map+zero" dma "dma/p+m+z"
-	for s in 4096 65536 1048576; do
-		p=$(v pool16 "p2.pool.$s") c=$(v pool16 "p2.cma.$s") m=$(v pool16 "p2.poolmap.$s") d=$(v pool16 "p2.dma.$s")
-		printf '%6s %8s %10s %8s %14s %10s %10s\n' "$(hs $s)" "$p" "$c" "$(r "$c" "$p")" "$m" "$d" "$(r "$d" "$m")"
-	done
-	echo "  (pool+map+zero = pool alloc, ioremap_wc(), memset_io(0), iounmap(), free: what"
-	echo "   dma_alloc_coherent()+dma_free_coherent() do; 16 MiB pool, 64 MiB CMA)"
-	echo
-	echo "P2b pool alloc+free against raw gen_pool_alloc+gen_pool_free (goal: pool/genalloc <= 1.3)"
-	printf '%6s %8s %10s %8s\n' size pool genalloc ratio
-	for s in 4096 65536 1048576; do
-		p=$(v pool16 "p2b.pool.$s") g=$(v pool16 "p2b.genalloc.$s")
-		printf '%6s %8s %10s %8s\n' "$(hs $s)" "$p" "$g" "$(r "$p" "$g")"
-	done
-	echo
-	echo "P4  pool alloc+free (ns) by pool size and fragmentation (frag F% = the first F% of the"
-	echo "    pool in 4K allocations with every other one freed; none = does not fit)"
-	for s in 4096 65536 1048576; do
-		printf '%6s %8s %10s %10s %10s %10s\n' "$(hs $s)" pool "frag 0%" 25% 50% 75%
-		for mib in "${pool_sizes[@]}"; do
-			printf '%6s %8s' "" "${mib}M"
-			for f in 0 25 50 75; do
-				printf ' %10s' "$(v "pool$mib" "p4.$mib.$f.$s")"
-			done
-			echo
+	if [ -z "$only" ]; then
+		echo "P1  ioremap()+iounmap() of MMIO (goal: patched/base <= 1.02); medians of 3 boots (-m ${p1_mems[*]})"
+		printf '%6s %10s %10s %8s %14s %8s\n' size base patched ratio "patched+pool" ratio
+		for s in 4096 65536 1048576 16777216; do
+			b=$(med base "p1.ioremap.$s") p=$(med patched "p1.ioremap.$s") q=$(med pool "p1.ioremap.$s")
+			printf '%6s %10s %10s %8s %14s %8s\n' "$(hs $s)" "$b" "$p" "$(r "$p" "$b")" "$q" "$(r "$q" "$b")"
 		done
-	done
+		echo "  (patched+pool: the patched kernel booted with ioremap_pool=16M: more memblock regions)"
+		for s in 4096 65536; do
+			printf '  %s, each boot (-m %s): base %s, patched %s, patched+pool %s\n' "$(hs $s)" \
+				"$(echo "${p1_mems[*]}" | tr ' ' /)" \
+				"$(for m in "${p1_mems[@]}"; do v "base-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
+				"$(for m in "${p1_mems[@]}"; do v "patched-m$m" "p1.ioremap.$s"; done | paste -sd/)" \
+				"$(for m in "${p1_mems[@]}"; do v "pool-m$m" "p1.ioremap.$s"; done | paste -sd/)"
+		done
+		echo
+		echo "P1  the RAM check alone against the number of memblock.memory regions (patched, 4K range)"
+		printf '%8s %8s %16s %16s %18s %16s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap"
+		grep '^memblock\.[0-9]' "$res/pool16.txt" | while read -r key a b c d; do
+			n=${key#memblock.}
+			printf '%8s %8s %16s %16s %18s %16s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d"
+		done
+		echo "  (overlaps = memblock_overlaps_map_memory(), the series' check, of an MMIO range below"
+		echo "   RAM and of the pool's first page; is_map_memory = memblock_is_map_memory() of that"
+		echo "   page, the unpatched kernel's check of one page; regions made by"
+		echo "   clearing NOMAP on every other page of the pool, restored after: $(v pool16 memblock.boot) at boot, $(v pool16 memblock.restored) after)"
+		echo
+		echo "P2  pool alloc+free against cma_alloc+cma_release and dma_alloc_coherent+free (goal: cma/pool >= 10)"
+		printf '%6s %8s %10s %8s %14s %10s %10s\n' size pool cma cma/pool "pool+map+zero" dma "dma/p+m+z"
+		for s in 4096 65536 1048576; do
+			p=$(v pool16 "p2.pool.$s") c=$(v pool16 "p2.cma.$s") m=$(v pool16 "p2.poolmap.$s") d=$(v pool16 "p2.dma.$s")
+			printf '%6s %8s %10s %8s %14s %10s %10s\n' "$(hs $s)" "$p" "$c" "$(r "$c" "$p")" "$m" "$d" "$(r "$d" "$m")"
+		done
+		echo "  (pool+map+zero = pool alloc, ioremap_wc(), memset_io(0), iounmap(), free: what"
+		echo "   dma_alloc_coherent()+dma_free_coherent() do; 16 MiB pool, 64 MiB CMA)"
+		echo
+		echo "P2b pool alloc+free against raw gen_pool_alloc+gen_pool_free (goal: pool/genalloc <= 1.3)"
+		printf '%6s %8s %10s %8s\n' size pool genalloc ratio
+		for s in 4096 65536 1048576; do
+			p=$(v pool16 "p2b.pool.$s") g=$(v pool16 "p2b.genalloc.$s")
+			printf '%6s %8s %10s %8s\n' "$(hs $s)" "$p" "$g" "$(r "$p" "$g")"
+		done
+		echo
+		echo "P4  pool alloc+free (ns) by pool size and fragmentation (frag F% = the first F% of the"
+		echo "    pool in 4K allocations with every other one freed; none = does not fit)"
+		for s in 4096 65536 1048576; do
+			printf '%6s %8s %10s %10s %10s %10s\n' "$(hs $s)" pool "frag 0%" 25% 50% 75%
+			for mib in "${pool_sizes[@]}"; do
+				printf '%6s %8s' "" "${mib}M"
+				for f in 0 25 50 75; do
+					printf ' %10s' "$(v "pool$mib" "p4.$mib.$f.$s")"
+				done
+				echo
+			done
+		done
+		echo
+	fi
+	echo "P5  the worst aligned request (ns): 256 MiB pool, every other page free ($(v pool256 p5.blocks) free"
+	echo "    blocks, none 8 KiB aligned), 4 KiB at 8 KiB alignment, which fits nowhere"
+	printf '%12s %18s\n' "irqs on" "caller's irqs off"
+	printf '%12s %18s\n' "$(v pool256 p5.irqon)" "$(v pool256 p5.irqoff)"
 } >"$res/table.txt"
 echo
 cat "$res/table.txt"

@@ -3,7 +3,11 @@
 # each BASE the lint (scripts/lint.sh: checkpatch --strict, subjects,
 # kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
 # its labelled corpus (scripts/cocci.sh) and the compile coverage
-# (scripts/compile-test.sh: 7 configs W=1 C=1, each prefix of the series).
+# (scripts/compile-test.sh: 7 configs W=1 C=1, each prefix of the series);
+# for each BASE the memblock simulator (scripts/memblock-test.sh): on the
+# first BASE with the whole series, on the others with the series up to its
+# fix alone (patches 1-2 upstream would take first: the commit whose subject
+# is FIX_SUBJECT below).
 # Each gate's results go to build/results/GATE/results.tsv, its output to
 # build/logs/GATE.log, its name to stdout ("gate: NAME", which
 # scripts/check.sh reads).  With --summary (make gates) a summary follows,
@@ -34,6 +38,7 @@ gate() {
 	names+=("$name")
 }
 
+FIX_SUBJECT='ARM: mm: check the whole range in ioremap() of system RAM'
 first=1
 for base in "$@"; do
 	src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || {
@@ -45,6 +50,13 @@ for base in "$@"; do
 		continue
 	}
 	gate "lint-$base" "$TOP/scripts/lint.sh" "$src" "$base"
+	if [ "$first" = 1 ]; then
+		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base"
+	else
+		fix=$(git -C "$src" log --format='%H %s' base..HEAD |
+			awk -v s="$FIX_SUBJECT" 'substr($0, 42) == s { print $1 }')
+		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
+	fi
 	if [ "$first" = 1 ]; then
 		gate cocci "$TOP/scripts/cocci.sh" "$src" corpus
 		gate "compile-$base" "$TOP/scripts/compile-test.sh" "$src" "$base"
