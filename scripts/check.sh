@@ -7,9 +7,11 @@
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
 # verdict after it is the judge's); beside them and the rows, the
 # review gates (scripts/gates.sh: lint on each base the rows use,
-# Coccinelle, compile coverage) from the start; after the rows the
-# LAVA jobs (generated and validated with LAVA's code, the first row's
-# qemu job run with lava-run and judged by the same judge).
+# Coccinelle, compile coverage) from the start; the LAVA jobs, generated
+# and validated with LAVA's code, beside the rows too; after the rows the
+# first row's qemu job run with lava-run and judged by the same judge.
+# The trees of the bases after the first row's are prepared from the start
+# as well, so that their rows do not wait for them.
 #
 # The summary gives every row's and gate's counts, each FAIL with its
 # reason, the time of each stage (build/times.tsv) and ends with the line
@@ -63,12 +65,35 @@ start_gates() {
 
 # The gates start first: their tree extraction (one core) runs while the
 # judge is tested on the other; the first row waits for that tree anyway.
+# The other bases' trees (scripts/tree.sh: one preparation a base at a
+# time, under a lock) are made beside them: in the middle of the run a
+# row of another base waited 1 to 2 minutes for its tree, with the other
+# rows queued behind it.
 start_gates
+early_trees=()
+for b in $(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tail -n +2); do
+	say check "the $b tree, beside the first rows; log: $BUILD/logs/tree-early-$b.log"
+	timed tree "$b" "$TOP/scripts/tree.sh" "$b" >"$BUILD/logs/tree-early-$b.log" 2>&1 &
+	early_trees+=($!)
+done
 if [ "$all" = 1 ]; then
 	say check "the judge on its fixtures, ShellCheck"
 	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
 	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
 	extra+=(judge)
+fi
+
+# The LAVA jobs need no build: generated and validated beside the rows, at
+# the lowest priority (the cores the rows and gates leave idle), instead of
+# after them (about 100 s at the end of a cold run).
+lava_pid=""
+if [ "$all" = 1 ]; then
+	rm -f "$BUILD/results/lava/results.tsv" "$BUILD/results/lava-run/results.tsv"
+	say check "LAVA jobs: generated and validated beside the rows; log: $BUILD/logs/lava.log"
+	{ timed lava jobs nice -n 19 "$TOP/scripts/lava-jobs.sh" &&
+		timed lava validate nice -n 19 "$TOP/scripts/lava-validate.sh"; } \
+		>"$BUILD/logs/lava.log" 2>&1 &
+	lava_pid=$!
 fi
 
 # Rows in order; a row boots while the next ones are prepared (built), up
@@ -111,15 +136,14 @@ for row in "${rows[@]}"; do
 	fi
 done
 wait_guests 1
+[ ${#early_trees[@]} -eq 0 ] || wait "${early_trees[@]}" || true
 
 if [ "$all" = 1 ]; then
 	# LAVA: a job per row and device type, validated with LAVA's own code,
 	# and the first row's qemu job run for real with lava-run, judged by
 	# the judge of the rows.
-	rm -f "$BUILD/results/lava/results.tsv" "$BUILD/results/lava-run/results.tsv"
-	say check "LAVA jobs: generated, validated; ${rows[0]} run with lava-run"
-	{ timed lava jobs "$TOP/scripts/lava-jobs.sh" && timed lava validate "$TOP/scripts/lava-validate.sh"; } \
-		>"$BUILD/logs/lava.log" 2>&1 || true
+	say check "LAVA: ${rows[0]} run with lava-run"
+	wait "$lava_pid" || true
 	timed lava-run "${rows[0]}" "$TOP/scripts/lava-run.sh" "${rows[0]}" >>"$BUILD/logs/lava.log" 2>&1 || true
 	extra+=(lava lava-run)
 	if [ -n "$gates_pid" ]; then

@@ -66,7 +66,9 @@ if [ "$(common "$wt" || true)" != "$(common "$src")" ]; then
 fi
 checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
 
-mapfile -t cfiles < <(git -C "$src" diff --name-only base HEAD -- '*.c')
+# The kernel's C files, not the user-space tests' (tools/: the memblock
+# simulator's cases, which scripts/memblock-test.sh builds and runs).
+mapfile -t cfiles < <(git -C "$src" diff --name-only base HEAD -- '*.c' ':!tools/')
 mapfile -t hfiles < <(git -C "$src" diff --name-only base HEAD -- 'include/*.h' 'arch/arm/include/*.h')
 
 # configure TREE O DEFCONFIG FRAGMENT...: O's .config from the defconfig and

@@ -6,8 +6,8 @@
 # (scripts/compile-test.sh: 7 configs W=1 C=1, each prefix of the series);
 # for each BASE the memblock simulator (scripts/memblock-test.sh): on the
 # first BASE with the whole series, on the others with the series up to its
-# fix alone (patches 1-2 upstream would take first: the commit whose subject
-# is FIX_SUBJECT below).
+# fix alone (patches 1-3, which upstream would take first: the commit whose
+# subject is FIX_SUBJECT below).
 # Each gate's results go to build/results/GATE/results.tsv, its output to
 # build/logs/GATE.log, its name to stdout ("gate: NAME", which
 # scripts/check.sh reads).  With --summary (make gates) a summary follows,
