@@ -175,6 +175,23 @@ out:
 }
 
 /*
+ * Allocate the first n pages of the (empty) pool in 4 KiB blocks into held,
+ * then free every other one (4 KiB holes): returns how many were allocated,
+ * the even ones of which are still held.
+ */
+static unsigned long bench_holes(phys_addr_t *held, unsigned long n)
+{
+	unsigned long k, m;
+
+	for (k = 0; k < n; k++)
+		if (ioremap_pool_alloc(SZ_4K, 0, &held[k]))
+			break;
+	for (m = 1; m < k; m += 2)
+		ioremap_pool_free(held[m], SZ_4K);
+	return k;
+}
+
+/*
  * P4: fill the first frac% of the (empty) pool with 4 KiB allocations and
  * free every other one, measure, free the rest.  An allocation that does
  * not fit is reported as "none" (its cost is the full scan, not a latency).
@@ -193,12 +210,7 @@ static int bench_frag(unsigned int frac)
 		if (!held)
 			return -ENOMEM;
 	}
-	for (k = 0; k < n; k++)
-		if (ioremap_pool_alloc(SZ_4K, 0, &held[k]))
-			break;
-	n = k;
-	for (k = 1; k < n; k += 2)
-		ioremap_pool_free(held[k], SZ_4K);
+	n = bench_holes(held, n);
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		size_t size = sizes[i];
@@ -228,27 +240,20 @@ out:
 /* P5: see the top of the file.  A request that fits is a failure. */
 static int bench_aligned_worst(void)
 {
-	unsigned long n = ioremap_pool_size() >> PAGE_SHIFT, k, flags;
+	unsigned long pages = ioremap_pool_size() >> PAGE_SHIFT, n, k, flags;
 	phys_addr_t *held, phys;
-	bool holes = false;
 	int err = 0, r;
 	u64 on, off;
 
-	held = vmalloc_array(n, sizeof(*held));
+	held = vmalloc_array(pages, sizeof(*held));
 	if (!held)
 		return -ENOMEM;
-	for (k = 0; k < n; k++)
-		if (ioremap_pool_alloc(SZ_4K, 0, &held[k]))
-			break;
-	if (k < n) {
-		pr_err("bench: p5: the pool is not empty (%lu of %lu pages)\n", k, n);
+	n = bench_holes(held, pages);
+	if (n < pages) {
+		pr_err("bench: p5: the pool is not empty (%lu of %lu pages)\n", n, pages);
 		err = -EBUSY;
-		n = k;
 		goto out;
 	}
-	for (k = 1; k < n; k += 2)
-		ioremap_pool_free(held[k], SZ_4K);
-	holes = true;
 
 	BENCH_MEDIAN(on, 1, {
 		r = ioremap_pool_alloc(SZ_4K, SZ_8K, &phys);
@@ -275,7 +280,7 @@ fit:
 	if (!r)
 		ioremap_pool_free(phys, SZ_4K);
 out:
-	for (k = 0; k < n; k += holes ? 2 : 1)
+	for (k = 0; k < n; k += 2)
 		ioremap_pool_free(held[k], SZ_4K);
 	vfree(held);
 	return err;
