@@ -295,8 +295,10 @@ row_record() {
 		printf 'MEMORY=%q\nQEMU_EXTRA=%q\n' "$memory" "${rextra[*]}"
 		printf 'QEMU_OPTS=%q\n' "-M $QEMU_MACHINE -cpu $QEMU_CPU -m $memory${rextra[*]:+ ${rextra[*]}}"
 		printf 'DT_FRAGMENT=%q\n' "$dt"
-	} >"$rec.tmp"
-	mv "$rec.tmp" "$rec"
+	} >"$rec.tmp.$BASHPID"
+	# A temporary file of this process's own: the LAVA jobs, made beside
+	# the rows, write the same records at the same time (same content).
+	mv "$rec.tmp.$BASHPID" "$rec"
 	echo "$rec"
 }
 
