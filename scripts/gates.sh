@@ -52,17 +52,15 @@ for base in "$@"; do
 	gate "lint-$base" "$TOP/scripts/lint.sh" "$src" "$base"
 	if [ "$first" = 1 ]; then
 		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base"
+		gate cocci "$TOP/scripts/cocci.sh" "$src" corpus
+		gate "compile-$base" "$TOP/scripts/compile-test.sh" "$src" "$base"
+		first=0
 	else
 		# (none found, as in a KERNEL_SRC tree without tag base: the gate
 		# fails on "no-fix-commit", naming it, and the other gates still run)
 		fix=$(git -C "$src" log --format='%H %s' base..HEAD 2>/dev/null |
 			awk -v s="$FIX_SUBJECT" 'substr($0, 42) == s { print $1 }') || fix=""
 		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
-	fi
-	if [ "$first" = 1 ]; then
-		gate cocci "$TOP/scripts/cocci.sh" "$src" corpus
-		gate "compile-$base" "$TOP/scripts/compile-test.sh" "$src" "$base"
-		first=0
 	fi
 done
 if [ "$summ" = 1 ]; then

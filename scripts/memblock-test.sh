@@ -24,6 +24,11 @@ base=${2:?usage: memblock-test.sh SRC BASE [REV]}
 rev=$(git -C "$src" rev-parse --verify -q "${3:-HEAD}^{commit}") ||
 	die memblock "" "${3:-HEAD}: no such commit in $src"
 revname="$(git -C "$src" log -1 --format='%h ("%s")' "$rev")"
+# One run per base at a time: the copy and the results are shared.
+work=$BUILD/memblock-$base
+mkdir -p "$work"
+exec 9>"$work.lock"
+flock 9
 res=$BUILD/results/memblock-$base
 mkdir -p "$res"
 tsv=$res/results.tsv
@@ -41,12 +46,6 @@ if ! echo '#include <urcu/uatomic.h>' | cc -E -x c - >/dev/null 2>&1; then
 	report "memblock-$base"
 	exit 1
 fi
-
-# One run per base at a time: the copy is shared.
-work=$BUILD/memblock-$base
-mkdir -p "$work"
-exec 9>"$work.lock"
-flock 9
 
 # The files the simulator's build reaches from tools/testing/memblock:
 # ../../include and ../../lib, the kernel headers and mm/memblock.c that
