@@ -35,6 +35,8 @@
 # Variables: BASE=6.12|6.1 (default 6.12), ROW=<matrix row> (make run),
 # ROWS="<row> ..." (make check), GUESTS=N (guests booted at once, default 2),
 # GATES_NICE=N (make check: the review gates' nice value, default 0),
+# GATES_TIMEOUT=S (make check: the gates and LAVA jobs not done S seconds into
+# the run are stopped and fail; default 3000),
 # CCACHE=0 (no ccache), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
 
 BASE ?= 6.12

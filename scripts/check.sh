@@ -8,8 +8,10 @@
 # verdict after it is the judge's); beside them and the rows, the
 # review gates (scripts/gates.sh: lint on each base the rows use,
 # Coccinelle, compile coverage) from the start; the LAVA jobs, generated
-# and validated with LAVA's code, beside the rows too; after the rows the
-# first row's qemu job run with lava-run and judged by the same judge.
+# and validated with LAVA's code, beside the rows too; after the rows and
+# the gates, the first row's qemu job run with lava-run and judged by the
+# same judge.  The gates and the LAVA jobs are bounded (GATES_TIMEOUT):
+# past the deadline they are stopped and fail, with their processes listed.
 # The trees of the bases after the first row's are prepared from the start
 # as well, so that their rows do not wait for them.
 #
@@ -53,6 +55,50 @@ gates_nice=${GATES_NICE:-0}
 case $gates_nice in
 '' | *[!0-9]*) die check "" "GATES_NICE=$gates_nice: want a nice value, 0 to 19" ;;
 esac
+# The gates and LAVA's jobs are stopped, and fail, if they are not done
+# GATES_TIMEOUT seconds into the run (default 3000: a cold run's gates
+# are done in about 20 minutes, CI stops at 90).
+gates_timeout=${GATES_TIMEOUT:-3000}
+case $gates_timeout in
+'' | *[!0-9]*) die check "" "GATES_TIMEOUT=$gates_timeout: want seconds" ;;
+esac
+gates_timeout=$((10#$gates_timeout))
+
+# descendants PID: PID and every process under it, one a line
+descendants() {
+	ps -e -o pid=,ppid= | awk -v root="$1" '
+		{ kids[$2] = kids[$2] " " $1 }
+		END { q[1] = root; n = 1
+			for (i = 1; i <= n; i++) { print q[i]; m = split(kids[q[i]], k, " ")
+				for (j = 1; j <= m; j++) q[++n] = k[j] } }'
+}
+
+# bounded NAME PID DEADLINE LOG: wait for the background job PID until
+# DEADLINE (seconds since the epoch).  Past it, the processes it still
+# runs are listed on stdout and in LOG, then stopped (TERM, 5 s later
+# KILL), and bounded returns 1.
+bounded() {
+	local name=$1 pid=$2 deadline=$3 log=$4 pids
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ "$(date +%s)" -lt "$deadline" ]; then
+			sleep 2
+			continue
+		fi
+		mapfile -t pids < <(descendants "$pid")
+		say check "FAILED: $name still running past the deadline; stopped. Its processes:" |
+			tee -a "$log"
+		ps -o pid,ppid,pgid,etime,time,stat,args -p "$(
+			IFS=,
+			echo "${pids[*]}"
+		)" | sed 's/^/         | /' | tee -a "$log"
+		kill -TERM "${pids[@]}" 2>/dev/null || true
+		sleep 5
+		kill -KILL "${pids[@]}" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		return 1
+	done
+	wait "$pid" 2>/dev/null || true
+}
 start_gates() {
 	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
 	local bases
@@ -139,18 +185,34 @@ wait_guests 1
 [ ${#early_trees[@]} -eq 0 ] || wait "${early_trees[@]}" || true
 
 if [ "$all" = 1 ]; then
+	# The gates first, then LAVA's jobs, each bounded: a stage that hangs
+	# is stopped at the deadline and fails, named, with the processes it
+	# left in its log, instead of holding the run past CI's budget.
+	if [ -n "$gates_pid" ]; then
+		say check "waiting for the review gates (deadline: $gates_timeout s into the run)"
+		if ! bounded "review gates" "$gates_pid" "$((T0 + gates_timeout))" "$BUILD/logs/gates.log"; then
+			# The planned gates that never said they were done fail.
+			sed -n 's/^plan: //p' "$BUILD/logs/gates.log" | while read -r g; do
+				grep -qxF "gate: $g" "$BUILD/logs/gates.log" && continue
+				mkdir -p "$BUILD/results/$g"
+				printf 'FAIL\t%s\tnot done %s s into the run (GATES_TIMEOUT): stopped, log: %s\n' \
+					"$g" "$gates_timeout" "$BUILD/logs/gates.log" >>"$BUILD/results/$g/results.tsv"
+			done
+		fi
+		mapfile -t -O ${#extra[@]} extra < <(sed -n 's/^plan: //p' "$BUILD/logs/gates.log")
+		# (no plan: gates.sh stopped before it; "gates" has no results, fails)
+		grep -q '^plan: ' "$BUILD/logs/gates.log" || extra+=(gates)
+	fi
 	# LAVA: a job per row and device type, validated with LAVA's own code,
 	# and the first row's qemu job run for real with lava-run, judged by
 	# the judge of the rows.
+	if ! bounded "LAVA jobs" "$lava_pid" "$((T0 + gates_timeout))" "$BUILD/logs/lava.log"; then
+		printf 'FAIL\tlava\tjobs not generated and validated %s s into the run: stopped, log: %s\n' \
+			"$gates_timeout" "$BUILD/logs/lava.log" >>"$BUILD/results/lava/results.tsv"
+	fi
 	say check "LAVA: ${rows[0]} run with lava-run"
-	wait "$lava_pid" || true
 	timed lava-run "${rows[0]}" "$TOP/scripts/lava-run.sh" "${rows[0]}" >>"$BUILD/logs/lava.log" 2>&1 || true
 	extra+=(lava lava-run)
-	if [ -n "$gates_pid" ]; then
-		say check "waiting for the review gates"
-		wait "$gates_pid" || true
-		mapfile -t -O ${#extra[@]} extra < <(sed -n 's/^gate: //p' "$BUILD/logs/gates.log")
-	fi
 	# What the rows put the series through, as a table (never a verdict).
 	"$TOP/scripts/reliability.sh" >/dev/null &&
 		say check "reliability table (load, faults, bad input, splats): $BUILD/results/reliability.md"

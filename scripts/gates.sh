@@ -9,9 +9,10 @@
 # fix alone (patches 1-3, which upstream would take first: the commit whose
 # subject is FIX_SUBJECT below).
 # Each gate's results go to build/results/GATE/results.tsv, its output to
-# build/logs/GATE.log, its name to stdout ("gate: NAME", which
-# scripts/check.sh reads).  With --summary (make gates) a summary follows,
-# ending "N passed, N failed, N skipped"; exits 1 if a check failed.
+# build/logs/GATE.log, its name to stdout when it is done ("gate: NAME",
+# which scripts/check.sh reads, after the plan: "plan: NAME" a gate).
+# With --summary (make gates) a summary follows, ending "N passed,
+# N failed, N skipped"; exits 1 if a check failed.
 #
 # Usage: scripts/gates.sh [--summary] BASE...	(make gates: BASE=6.12)
 set -euo pipefail
@@ -39,6 +40,17 @@ gate() {
 }
 
 FIX_SUBJECT='ARM: mm: check the whole range in ioremap() of system RAM'
+# The plan first ("plan: NAME", a line a gate): scripts/check.sh fails the
+# planned gates that never reported, if it has to stop them.
+first=1
+for base in "$@"; do
+	if [ "$first" = 1 ]; then
+		printf 'plan: %s\n' "lint-$base" "memblock-$base" cocci "compile-$base"
+		first=0
+	else
+		printf 'plan: %s\n' "lint-$base" "memblock-$base"
+	fi
+done
 first=1
 for base in "$@"; do
 	src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || {

@@ -12,7 +12,7 @@
 #   log (lava.log), LAVA's results (results.yaml: every result lava-run
 #   reported), the guest's output (target.log) and results.tsv; all rows' checks go to
 #   $BUILD/results/lava-run/results.tsv, named ROW/CHECK.  Exits 1 if a
-#   check failed.  LAVA_RUN_TIMEOUT (seconds, default 1800) bounds lava-run.
+#   check failed.  LAVA_RUN_TIMEOUT (seconds, default 600) bounds lava-run.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lava-lib.sh"
@@ -91,10 +91,10 @@ for row in "${rows[@]}"; do
 	"$LAVA_PY" "$TOP/scripts/lava-device.py" "$types" "$TOP/configs/lava/devices/qemu-local.jinja2" \
 		"$job" >"$dir/device.yaml" 2>>"$log" || die lava-run "$log" "lava-device.py for $row"
 
-	say lava-run "$row: lava-run $(basename "$job") on qemu-local (timeout ${LAVA_RUN_TIMEOUT:-1800}s)"
+	say lava-run "$row: lava-run $(basename "$job") on qemu-local (timeout ${LAVA_RUN_TIMEOUT:-600}s)"
 	start=$(date +%s)
 	rc=0
-	"${sudo[@]}" timeout "${LAVA_RUN_TIMEOUT:-1800}" nice lava-run --job-id "ioremap-ram-$row" \
+	"${sudo[@]}" timeout "${LAVA_RUN_TIMEOUT:-600}" nice lava-run --job-id "ioremap-ram-$row" \
 		--output-dir "$dir/output" --device "$dir/device.yaml" "$job" >"$dir/lava.log" 2>&1 || rc=$?
 	secs=$(($(date +%s) - start))
 	lava_results "$dir" >"$dir/lava-results.tsv"
