@@ -19,7 +19,7 @@
 # (BUILD/compile/BASE/o), reconfigured row by row: Kbuild's host tools are
 # built once, and going from the series to the base within a row rebuilds
 # only what the series' files and symbols touch.  The base's .config is the
-# series' one, run through olddefconfig at the base (the series' symbols
+# series' one, run through syncconfig at the base (the series' symbols
 # dropped, every other value the same).  One PASS/FAIL line per row and per
 # prefix, also in BUILD/results/compile-BASE/results.tsv.  A run on the same
 # commits, configs and scripts keeps the previous results.
@@ -71,18 +71,35 @@ checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"
 mapfile -t cfiles < <(git -C "$src" diff --name-only base HEAD -- '*.c' ':!tools/')
 mapfile -t hfiles < <(git -C "$src" diff --name-only base HEAD -- 'include/*.h' 'arch/arm/include/*.h')
 
+# Kconfig runs: each costs about 6 s of CPU (it probes the compiler some 75
+# times), and a Kbuild build after a .config change runs one more
+# (syncconfig) unless include/config/auto.conf is newer than the .config.
+# So each configuration here is one run that leaves auto.conf up to date:
+#   - olddefconfig when there is no auto.conf: it writes auto.conf too;
+#   - syncconfig when the .config holds every symbol the tree has (the
+#     series' .config at the base or at a prefix: the series only adds
+#     symbols).  syncconfig would ask for a symbol the .config lacks;
+#     nothing here reads standard input (/dev/null): it takes the default.
+kconfig() {
+	local tree=$1 o=$2 target=$3
+	[ "$target" != olddefconfig ] || rm -f "$o/include/config/auto.conf"
+	run_logged compile "$log" make -C "$tree" O="$o" "$target" </dev/null
+}
+
 # configure TREE O DEFCONFIG FRAGMENT...: O's .config from the defconfig and
-# the fragments (configs/compile/), unless O already has exactly that.
+# the fragments (configs/compile/), unless O already has exactly that: the
+# defconfig file and the fragments merged as text (merge_config.sh -m), then
+# olddefconfig, which gives every other symbol its default, as the
+# defconfig target does.
 configure() {
 	local tree=$1 o=$2 defconfig=$3 stamp
 	shift 3
 	stamp=$({ git -C "$tree" rev-parse HEAD; echo "$defconfig"; cat "$@"; } | sha1sum)
 	[ "$(cat "$o/.compile-stamp" 2>/dev/null)" != "$stamp" ] || return 0
 	mkdir -p "$o"
-	run_logged compile "$log" make -C "$tree" O="$o" "$defconfig"
 	run_logged compile "$log" env -C "$tree" scripts/kconfig/merge_config.sh -O "$o" \
-		-m "$o/.config" "$@"
-	run_logged compile "$log" make -C "$tree" O="$o" olddefconfig
+		-m "arch/arm/configs/$defconfig" "$@"
+	kconfig "$tree" "$o" olddefconfig
 	echo "$stamp" >"$o/.compile-stamp"
 }
 
@@ -124,7 +141,7 @@ compile() {
 	local tree=$1 o=$2 out=$3
 	shift 3
 	[ -n "${KEEP:-}" ] || (cd "$o" && rm -f "$@")
-	make -C "$tree" O="$o" -j"$jobs" W=1 C="${SPARSE:-1}" "$@" >"$out" 2>&1
+	make -C "$tree" O="$o" -j"$jobs" W=1 C="${SPARSE:-1}" "$@" >"$out" 2>&1 </dev/null
 }
 
 # warned_objects O WARNINGS OBJECT...: of the objects, those whose
@@ -216,7 +233,7 @@ for line in "${table[@]}"; do
 	fi
 	# The same config at the base: the series' .config without its symbols.
 	checkout base
-	run_logged compile "$log" make -C "$wt" O="$o" olddefconfig
+	kconfig "$wt" "$o" syncconfig
 	rm -f "$o/.compile-stamp"
 	mapfile -t bobjs < <(objects "$wt" "$o" | grep -Fxf <(printf '%s\n' "${need[@]}") || true)
 	if [ ${#bobjs[@]} -gt 0 ]; then
@@ -255,7 +272,7 @@ for c in "${commits[@]}"; do
 	# symbol would otherwise get its default).
 	if [ "$n" -eq 1 ] || ! git -C "$src" diff --quiet "$c~1" "$c" -- '*Kconfig*'; then
 		cp "$cdir/$first.config" "$o/.config"
-		run_logged compile "$log" make -C "$wt" O="$o" olddefconfig
+		kconfig "$wt" "$o" syncconfig
 	fi
 	mapfile -t objs < <(objects "$wt" "$o")
 	blog=$res/bisect-$(printf '%02d' "$n").log
