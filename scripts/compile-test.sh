@@ -112,8 +112,12 @@ objects() {
 		[ -f "$tree/$f" ] || continue
 		d=${f%/*} b=${f##*/}
 		b=${b%.c}
+		# (awk reads to the end: exiting at the match, it would leave sed
+		# writing into a closed pipe, and with pipefail SIGPIPE fails the
+		# assignment and ends objects() early under set -e: seen once,
+		# on arch/arm/mm/Makefile, which is more than one 4 KiB write)
 		lhs=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$tree/$d/Makefile" |
-			awk -v re="(^|[[:space:]=])${b}[.]o([[:space:]]|\$)" '$0 ~ re { print $1; exit }')
+			awk -v re="(^|[[:space:]=])${b}[.]o([[:space:]]|\$)" '!found && $0 ~ re { print $1; found = 1 }')
 		lhs=${lhs%%[:+]=*}
 		case $lhs in
 		obj-y | obj-m) ;;
@@ -125,6 +129,19 @@ objects() {
 		esac
 		echo "$d/$b.o"
 	done
+}
+
+# no_objects: why nothing is built when objects finds no object (every
+# config builds mm/memblock.o, so it is never right): make without one
+# would build the whole kernel with W=1.
+no_objects() {
+	local n=0 f
+	for f in "${cfiles[@]}"; do
+		[ ! -f "$wt/$f" ] || n=$((n + 1))
+	done
+	echo "no object of the series found in $wt at $(git -C "$wt" rev-parse --short HEAD 2>&1)" \
+		"($n of ${#cfiles[@]} C files there, .config: $(grep -c '^CONFIG_' "$o/.config" 2>&1) symbols);" \
+		"not built: make without an object builds the whole kernel"
 }
 
 # warnings TREE LOG: the warnings and errors of a build log, without line
@@ -206,6 +223,10 @@ for line in "${table[@]}"; do
 	fi
 	cp "$o/.config" "$cdir/$name.config"
 	mapfile -t objs < <(objects "$wt" "$o")
+	if [ ${#objs[@]} -eq 0 ]; then
+		record FAIL "$name" "$(no_objects)"
+		continue
+	fi
 	rc=0
 	compile "$wt" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
 	[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
@@ -275,6 +296,10 @@ for c in "${commits[@]}"; do
 		kconfig "$wt" "$o" syncconfig
 	fi
 	mapfile -t objs < <(objects "$wt" "$o")
+	if [ ${#objs[@]} -eq 0 ]; then
+		record FAIL "bisect/$n" "$subject: $(no_objects)"
+		continue
+	fi
 	blog=$res/bisect-$(printf '%02d' "$n").log
 	say compile "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
 	# The first prefix builds its objects anew: the folder held another config.
