@@ -42,7 +42,7 @@ n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
 for f in "$tmp"/*.patch; do
 	sed -i 's/^ $//' "$f"
 done
-# The notes after a patch's name in the old series ("# needs: PATH") stay
+# The notes after a patch's name in the old series ("# needs: ...") stay
 # with the patch of the same name, whatever its number now.
 declare -A note=()
 while read -r name rest; do
@@ -53,7 +53,8 @@ cp "$tmp"/*.patch "$TOP/patches/"
 {
 	echo "# The series, in order, for quilt and scripts/tree.sh."
 	echo "# The cover letter (0000-cover-letter.patch) is not a patch and stays out."
-	echo "# \"NAME  # needs: PATH\": only for trees that have PATH (left out on others)."
+	echo "# \"NAME  # needs: PATH\": only for trees that have PATH (left out on others);"
+	echo "# \"NAME  # needs: PATH: TEXT\": only for trees whose PATH holds TEXT."
 	for f in "$tmp"/[0-9]*.patch; do
 		name=${f##*/}
 		slug=${name#[0-9][0-9][0-9][0-9]-}

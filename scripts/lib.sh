@@ -82,13 +82,21 @@ build_seeds() {
 
 # series_list SRC REV: the patches of patches/series to apply to SRC at
 # REV, in order.  A line "NAME  # needs: PATH" is left out, with a note on
-# stderr, when REV has no file PATH (a patch for newer trees only).
+# stderr, when REV has no file PATH, and "NAME  # needs: PATH: TEXT" when
+# PATH does not hold TEXT (a patch for newer trees only: an interface the
+# patch uses that older trees lack).
 series_list() {
-	local src=$1 rev=$2 name rest need
+	local src=$1 rev=$2 name rest need path text
 	while read -r name rest; do
-		need=$(sed -n 's/.*#[[:space:]]*needs:[[:space:]]*\([^[:space:]]*\).*/\1/p' <<<"$rest")
-		if [ -n "$need" ] && ! git -C "$src" cat-file -e "$rev:$need" 2>/dev/null; then
-			echo "leaving out $name: it needs $need, which this tree does not have" >&2
+		need=$(sed -n -e 's/.*#[[:space:]]*needs:[[:space:]]*//' -e 's/[[:space:]]*$//p' <<<"$rest")
+		path=${need%%: *} text=""
+		[ "$path" = "$need" ] || text=${need#*: }
+		if [ -n "$path" ] && ! git -C "$src" cat-file -e "$rev:$path" 2>/dev/null; then
+			echo "leaving out $name: it needs $path, which this tree does not have" >&2
+			continue
+		fi
+		if [ -n "$text" ] && ! git -C "$src" grep -qF -e "$text" "$rev" -- "$path" 2>/dev/null; then
+			echo "leaving out $name: it needs '$text' in $path, which this tree does not have" >&2
 			continue
 		fi
 		echo "$name"

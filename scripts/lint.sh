@@ -1,6 +1,8 @@
 #!/bin/bash
 # The series' review gates, run on the kernel tree the series is applied to:
 #   - checkpatch.pl --strict on every patch: no error, warning or check;
+#   - every file the series adds has the series' maintainers, per
+#     get_maintainer.pl and the MAINTAINERS entry the series adds;
 #   - every patch has a subsystem subject ("ARM: mm: ...", "selftests: arm:
 #     ...") and a Signed-off-by;
 #   - kernel-doc -none -Wall on every C file and header the series touches:
@@ -30,13 +32,17 @@ mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]
 # UNKNOWN_COMMIT_ID is ignored: checkpatch looks a Fixes: id up with git log,
 # and Debian's tarball has no history (patch 3's id, 309caa9cc6ff, is
 # v2.6.36's "ARM: Prohibit ioremap() on kernel managed RAM").
+# FILE_PATH_CHANGES is ignored: checkpatch asks it of every patch that adds
+# a file and does not touch MAINTAINERS, even when a pattern of the entry
+# covers it (tools/testing/selftests/arm/); the check "maintainers" below
+# asks get_maintainer.pl instead, for each file the series adds.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in "${patches[@]}"; do
 	cp "$TOP/patches/$p" "$tmp/$p"
 	out=$(cd "$tmp" || exit 1
 		perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-			--ignore UNKNOWN_COMMIT_ID "$p" 2>&1) ||
+			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1) ||
 		true
 	total=$(grep '^total:' <<<"$out" || echo "total: no result")
 	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || [ -z "$out" ]; then
@@ -53,6 +59,24 @@ for p in "${patches[@]}"; do
 		record PASS "subject/$p"
 	fi
 done
+
+# MAINTAINERS: the entry's M: lines, and every added file under them.
+mapfile -t maint < <(git -C "$src" diff base HEAD -- MAINTAINERS | sed -n 's/^+M:[[:space:]]*//p')
+if [ ${#maint[@]} -eq 0 ]; then
+	record FAIL maintainers "the series adds no MAINTAINERS entry with an M: line"
+else
+	orphans=()
+	while IFS= read -r f; do
+		who=$(cd "$src" && perl scripts/get_maintainer.pl --no-git --no-git-fallback \
+			--no-rolestats -f "$f" 2>/dev/null) || true
+		grep -qxF "${maint[0]}" <<<"$who" || orphans+=("$f")
+	done < <(git -C "$src" diff --diff-filter=A --name-only base HEAD)
+	if [ ${#orphans[@]} -eq 0 ]; then
+		record PASS maintainers "every added file is ${maint[0]}'s"
+	else
+		record FAIL maintainers "${#orphans[@]} added file(s) without ${maint[0]}: ${orphans[*]}"
+	fi
+fi
 
 # kernel-doc: new warnings only, against the same files at the base.
 mapfile -t files < <(git -C "$src" diff --name-only base HEAD -- '*.c' '*.h')
