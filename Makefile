@@ -9,7 +9,7 @@
 #                 of each stage
 #   make gates    the series' review gates on BASE: lint (checkpatch --strict,
 #                 subjects, kernel-doc, quilt, htmldocs), the Coccinelle
-#                 corpus, compile coverage (7 configs W=1 C=1, each prefix)
+#                 corpus, compile coverage (6 configs W=1 C=1, each prefix)
 #   make judge-test  the judge (scripts/judge.py) on its fixtures (tests/judge/)
 #                 and ShellCheck: seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
@@ -20,7 +20,7 @@
 #                 Signed-off-by, kernel-doc, quilt push -a
 #   make reliability  the load, faults, bad input and splats of the last
 #                 make check, as a table (build/results/reliability.md)
-#   make compile-test  the objects the series touches, W=1 C=1, on 7 configs
+#   make compile-test  the objects the series touches, W=1 C=1, on 6 configs
 #                 (configs/compile.tsv), new warnings against the base, and
 #                 each prefix of the series (part of make check)
 #   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo

@@ -3,7 +3,7 @@
 # each BASE the lint (scripts/lint.sh: checkpatch --strict, subjects,
 # kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
 # its labelled corpus (scripts/cocci.sh) and the compile coverage
-# (scripts/compile-test.sh: 7 configs W=1 C=1, each prefix of the series);
+# (scripts/compile-test.sh: 6 configs W=1 C=1, each prefix of the series);
 # for each BASE the memblock simulator (scripts/memblock-test.sh): on the
 # first BASE with the whole series, on the others with the series up to its
 # fix alone (patches 1-3, which upstream would take first: the commit whose
@@ -40,40 +40,47 @@ gate() {
 }
 
 FIX_SUBJECT='ARM: mm: check the whole range in ioremap() of system RAM'
-# The plan first ("plan: NAME", a line a gate): scripts/check.sh fails the
-# planned gates that never reported, if it has to stop them.
-first=1
+# The gates, as "BASE GATE" in the order they run, built once: printed
+# first as the plan ("plan: GATE": scripts/check.sh fails the planned gates
+# that never reported, if it has to stop them), then run from the same list.
+plan=()
 for base in "$@"; do
-	if [ "$first" = 1 ]; then
-		printf 'plan: %s\n' "lint-$base" "memblock-$base" cocci "compile-$base"
-		first=0
-	else
-		printf 'plan: %s\n' "lint-$base" "memblock-$base"
-	fi
+	plan+=("$base lint-$base" "$base memblock-$base")
+	[ "$base" != "$1" ] || plan+=("$base cocci" "$base compile-$base")
 done
-first=1
-for base in "$@"; do
-	src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || {
-		mkdir -p "$BUILD/results/lint-$base"
+printf 'plan: %s\n' "${plan[@]#* }"
+declare -A srcs=()
+for entry in "${plan[@]}"; do
+	base=${entry%% *} name=${entry#* }
+	if [ -z "${srcs[$base]+set}" ]; then
+		srcs[$base]=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || srcs[$base]=""
+	fi
+	src=${srcs[$base]}
+	if [ -z "$src" ]; then
+		mkdir -p "$BUILD/results/$name"
 		printf 'FAIL\ttree\tscripts/tree.sh %s failed, log: %s\n' "$base" \
-			"$BUILD/logs/tree-$base.log" >"$BUILD/results/lint-$base/results.tsv"
-		echo "gate: lint-$base"
-		names+=("lint-$base")
+			"$BUILD/logs/tree-$base.log" >"$BUILD/results/$name/results.tsv"
+		echo "gate: $name"
+		names+=("$name")
 		continue
-	}
-	gate "lint-$base" "$TOP/scripts/lint.sh" "$src" "$base"
-	if [ "$first" = 1 ]; then
-		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base"
-		gate cocci "$TOP/scripts/cocci.sh" "$src" corpus
-		gate "compile-$base" "$TOP/scripts/compile-test.sh" "$src" "$base"
-		first=0
-	else
-		# (none found, as in a KERNEL_SRC tree without tag base: the gate
-		# fails on "no-fix-commit", naming it, and the other gates still run)
+	fi
+	case $name in
+	lint-*) gate "$name" "$TOP/scripts/lint.sh" "$src" "$base" ;;
+	cocci) gate cocci "$TOP/scripts/cocci.sh" "$src" corpus ;;
+	compile-*) gate "$name" "$TOP/scripts/compile-test.sh" "$src" "$base" ;;
+	memblock-*)
+		if [ "$base" = "$1" ]; then
+			gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base"
+			continue
+		fi
+		# The other bases: the series up to its fix alone (none found, as
+		# in a KERNEL_SRC tree without tag base: the gate fails on
+		# "no-fix-commit", naming it, and the other gates still run).
 		fix=$(git -C "$src" log --format='%H %s' base..HEAD 2>/dev/null |
 			awk -v s="$FIX_SUBJECT" 'substr($0, 42) == s { print $1 }') || fix=""
-		gate "memblock-$base" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
-	fi
+		gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
+		;;
+	esac
 done
 if [ "$summ" = 1 ]; then
 	echo
