@@ -210,8 +210,18 @@ if [ "$all" = 1 ]; then
 		printf 'FAIL\tlava\tjobs not generated and validated %s s into the run: stopped, log: %s\n' \
 			"$gates_timeout" "$BUILD/logs/lava.log" >>"$BUILD/results/lava/results.tsv"
 	fi
-	say check "LAVA: ${rows[0]} run with lava-run"
-	timed lava-run "${rows[0]}" "$TOP/scripts/lava-run.sh" "${rows[0]}" >>"$BUILD/logs/lava.log" 2>&1 || true
+	# The first row that has a LAVA job (a "-dtb" row has none: it would
+	# only be skipped, saying why).
+	lava_row=${rows[0]}
+	for r in "${rows[@]}"; do
+		# shellcheck source=/dev/null
+		if (. "$(row_record "$r")" && [ -z "$DT_FRAGMENT" ]); then
+			lava_row=$r
+			break
+		fi
+	done
+	say check "LAVA: $lava_row run with lava-run"
+	timed lava-run "$lava_row" "$TOP/scripts/lava-run.sh" "$lava_row" >>"$BUILD/logs/lava.log" 2>&1 || true
 	extra+=(lava lava-run)
 	# What the rows put the series through, as a table (never a verdict).
 	"$TOP/scripts/reliability.sh" >/dev/null &&

@@ -7,6 +7,8 @@
 # scripts/results.sh, against the row's expectations and policy.
 #
 # Usage: scripts/lava-run.sh [ROW...]   (default: the first row of the matrix)
+#   A row booted with a device-tree fragment ("-dtb") has no LAVA job: skipped,
+#   saying why.
 #   Needs the rows' builds ($BUILD/out/KEY: make run ROW=...).  Per row,
 #   $BUILD/lava-run/ROW/ holds the job, the device configuration, lava-run's
 #   log (lava.log), LAVA's results (results.yaml: every result lava-run
@@ -77,7 +79,14 @@ PY
 }
 
 for row in "${rows[@]}"; do
-	row_record "$row" >/dev/null
+	DT_FRAGMENT=""
+	# shellcheck source=/dev/null
+	. "$(row_record "$row")"
+	if [ -n "$DT_FRAGMENT" ]; then
+		# (scripts/lava-jobs.sh writes no job for it, and says why)
+		record SKIP "$row/lava-run" "no LAVA job: the row boots QEMU's device tree with ${DT_FRAGMENT##*/configs/} added, which a LAVA device's own DTB does not have"
+		continue
+	fi
 	dir=$BUILD/lava-run/$row
 	rm -rf "$dir"
 	mkdir -p "$dir"
