@@ -31,7 +31,8 @@ mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]
 # tracks, checkpatch.pl checks the file itself instead of the patch in it.
 # UNKNOWN_COMMIT_ID is ignored: checkpatch looks a Fixes: id up with git log,
 # and Debian's tarball has no history (patch 3's id, 309caa9cc6ff, is
-# v2.6.36's "ARM: Prohibit ioremap() on kernel managed RAM").
+# v2.6.36's "ARM: Prohibit ioremap() on kernel managed RAM"; patch 31's,
+# 565cbaad83d8, "ARM: 9202/1: kasan: support CONFIG_KASAN_VMALLOC").
 # FILE_PATH_CHANGES is ignored: checkpatch asks it of every patch that adds
 # a file and does not touch MAINTAINERS, even when a pattern of the entry
 # covers it (tools/testing/selftests/arm/); the check "maintainers" below
@@ -51,7 +52,7 @@ for p in "${patches[@]}"; do
 		record FAIL "checkpatch/$p" "$total; first: $(grep -v '^total:' <<<"$out" | head -n 1)"
 	fi
 	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$tmp/$p")
-	if ! grep -qE '^(ARM: mm: |mm/memblock: |memblock tests: |selftests: arm: |Documentation: arm: |coccinelle: api: )' <<<"$subject"; then
+	if ! grep -qE '^(ARM: mm: |ARM: kasan: |mm/memblock: |memblock tests: |selftests: arm: |Documentation: arm: |coccinelle: api: )' <<<"$subject"; then
 		record FAIL "subject/$p" "'$subject' has no subsystem prefix"
 	elif ! grep -q '^Signed-off-by: ' "$tmp/$p"; then
 		record FAIL "subject/$p" "no Signed-off-by"
