@@ -214,8 +214,7 @@ if [ "$all" = 1 ]; then
 	# only be skipped, saying why).
 	lava_row=${rows[0]}
 	for r in "${rows[@]}"; do
-		# shellcheck source=/dev/null
-		if (. "$(row_record "$r")" && [ -z "$DT_FRAGMENT" ]); then
+		if ! lava_no_job "$r" >/dev/null; then
 			lava_row=$r
 			break
 		fi

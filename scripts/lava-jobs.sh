@@ -41,8 +41,8 @@ for row in "${rows[@]}"; do
 	# guest runs the kselftests the row's expectations name.
 	# shellcheck source=/dev/null
 	. "$(row_record "$row")"
-	if [ -n "${DT_FRAGMENT:-}" ]; then
-		say lava-jobs "$row: left out: its device tree is QEMU's with ${DT_FRAGMENT##*/configs/} added, which a LAVA device's own DTB does not have"
+	if why=$(lava_no_job "$row"); then
+		say lava-jobs "$row: left out: $why"
 		continue
 	fi
 	key=$KEY expect=${EXPECT##*/} policy=$POLICY tests=$TESTS memory=$MEMORY

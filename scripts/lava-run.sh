@@ -79,12 +79,8 @@ PY
 }
 
 for row in "${rows[@]}"; do
-	DT_FRAGMENT=""
-	# shellcheck source=/dev/null
-	. "$(row_record "$row")"
-	if [ -n "$DT_FRAGMENT" ]; then
-		# (scripts/lava-jobs.sh writes no job for it, and says why)
-		record SKIP "$row/lava-run" "no LAVA job: the row boots QEMU's device tree with ${DT_FRAGMENT##*/configs/} added, which a LAVA device's own DTB does not have"
+	if why=$(lava_no_job "$row"); then
+		record SKIP "$row/lava-run" "no LAVA job: $why"
 		continue
 	fi
 	dir=$BUILD/lava-run/$row

@@ -259,6 +259,18 @@ timed() {
 #   DT_FRAGMENT  configs/FILE.dtsi when the row's qemu options have
 #              "-dtb FILE.dtsi": nodes added to QEMU's own device tree for
 #              this machine (scripts/boot.sh makes the DTB), or empty
+# lava_no_job ROW: why ROW has no LAVA job, on stdout (a row booted with a
+# device-tree fragment, "-dtb": a LAVA device boots its own DTB); status 1
+# and nothing printed when it has one.  Read by lava-jobs.sh, lava-run.sh
+# and check.sh.
+lava_no_job() {
+	local dt
+	# shellcheck source=/dev/null
+	dt=$(. "$(row_record "$1")" && echo "$DT_FRAGMENT") || return 1
+	[ -n "$dt" ] || return 1
+	echo "its device tree is QEMU's with ${dt##*/configs/} added, which a LAVA device's own DTB does not have"
+}
+
 row_record() {
 	local row=$1 rec=$BUILD/rows/$1.env col val tests memory=$QEMU_MEMORY dt=""
 	local -A c=()
