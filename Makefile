@@ -12,6 +12,8 @@
 #                 corpus, compile coverage (6 configs W=1 C=1, each prefix)
 #   make judge-test  the judge (scripts/judge.py) on its fixtures (tests/judge/)
 #                 and ShellCheck: seconds
+#   make tree-test  the tree stage (scripts/tree.sh, export-series.sh) on a
+#                 stand-in repository: a KERNEL_SRC tree is never touched; seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
 #                 against the unpatched base, the RAM check against memblock regions,
 #                 the pool against CMA, the DMA API and raw genalloc, pool growth
@@ -37,7 +39,9 @@
 # GATES_NICE=N (make check: the review gates' nice value, default 0),
 # GATES_TIMEOUT=S (make check: the gates and LAVA jobs not done S seconds into
 # the run are stopped and fail; default 3000),
-# CCACHE=0 (no ccache), KERNEL_SRC=/path/to/a/git/tree, BUILD=build folder.
+# CCACHE=0 (no ccache), KERNEL_SRC=/path/to/a/git/repository (the series
+# is applied in a worktree of it under BUILD/src; the user's checkout is
+# never touched), BUILD=build folder.
 
 BASE ?= 6.12
 ROW ?= $(shell awk -F'\t' 'substr($$0, 1, 1) == "\043" || NF == 0 { next } \
@@ -47,7 +51,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check gates judge-test reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check gates judge-test tree-test reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -71,6 +75,9 @@ gates:
 judge-test:
 	@scripts/deps.sh 6.12
 	@scripts/judge-test.sh
+
+tree-test:
+	@tests/tree/run.sh
 
 reliability:
 	@scripts/reliability.sh
@@ -96,12 +103,12 @@ cocci:
 edit:
 	@scripts/deps.sh $(BASE)
 	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && \
-	echo "The series is applied on branch ioremap-ram of $$src." && \
+	echo "The series is applied in $$src$(if $(KERNEL_SRC), (a worktree of $(KERNEL_SRC), detached HEAD),)." && \
 	echo "Edit and commit there (git add -f for new files: Debian's .gitignore ignores all)," && \
-	echo "then run: make export$(if $(KERNEL_SRC),, BASE=$(BASE))"
+	echo "then run: make export BASE=$(BASE)$(if $(KERNEL_SRC), KERNEL_SRC=$(KERNEL_SRC))"
 
 export:
-	@scripts/export-series.sh $(if $(KERNEL_SRC),$(KERNEL_SRC),$(BUILD)/src/linux-$(BASE))
+	@src=$$(bash -c '. scripts/lib.sh && tree_path $(BASE)') && scripts/export-series.sh "$$src"
 
 lava-jobs:
 	@$(if $(ARTIFACTS_URL),ARTIFACTS_URL='$(ARTIFACTS_URL)') scripts/lava-jobs.sh $(ROWS) && \

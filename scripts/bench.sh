@@ -6,9 +6,9 @@
 #
 # Usage: scripts/bench.sh
 #   Builds two kernels with the same configuration, the patched one
-#   (build/src/linux-6.12, branch ioremap-ram, as it is: uncommitted edits
-#   included) and the unpatched one (a git worktree of it at tag "base",
-#   build/src/linux-6.12-bench-base), and the modules of bench/ for each;
+#   (scripts/tree.sh's tree of 6.12, as it is: uncommitted edits included)
+#   and the unpatched one (a git worktree of it at the commit under the
+#   series, build/src/linux-6.12-bench-base), and the modules of bench/ for each;
 #   boots them, and prints medians and ratios (Documentation/performance.md):
 #     P1   ioremap()+iounmap() of MMIO, base against patched (medians of
 #          three boots each, -m 1024, 768 and 512); the RAM check
@@ -42,13 +42,8 @@ esac
 
 # The patched tree, used as it is.  scripts/tree.sh only when there is none
 # yet: on a tree with uncommitted edits it would check the branch out again.
-if [ -n "${KERNEL_SRC:-}" ]; then
-	src=$KERNEL_SRC
-elif git -C "$BUILD/src/linux-6.12" rev-parse -q --verify refs/heads/ioremap-ram >/dev/null 2>&1; then
-	src=$BUILD/src/linux-6.12
-else
-	src=$("$TOP/scripts/tree.sh" 6.12 | tail -n 1)
-fi
+src=$(tree_path 6.12) || die bench "" "KERNEL_SRC=$KERNEL_SRC is not a git repository"
+[ -n "$(tree_note "$src" stamp 2>/dev/null)" ] || src=$("$TOP/scripts/tree.sh" 6.12 | tail -n 1)
 src=$(realpath "$src")
 if ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
 	say bench "note: $src has uncommitted changes; they are measured too"
@@ -60,16 +55,17 @@ bout=$BUILD/out/bench-base
 say bench "patched kernel: ${patched_frags[*]}"
 SEEDS=$(build_seeds 6.12 none) "$TOP/scripts/build.sh" "$src" "$pout" "${patched_frags[@]}"
 
-# The unpatched tree: a worktree of the same repository at tag "base".
+# The unpatched tree: a worktree of the same repository at the commit
+# under the series (lib.sh tree_base).
 bsrc=$BUILD/src/linux-6.12-bench-base
 if [ -z "$only" ]; then
-	base_rev=$(git -C "$src" rev-parse 'base^{commit}')
+	base_rev=$(tree_base "$src")
 	if [ ! -d "$bsrc/.git" ] && [ ! -f "$bsrc/.git" ]; then
 		say bench "making the base worktree $bsrc"
-		run_logged bench "$res/worktree.log" git -C "$src" worktree add --detach "$bsrc" "$base_rev"
+		run_logged bench "$res/worktree.log" git -C "$src" worktree add -f --detach "$bsrc" "$base_rev"
 	fi
 	[ "$(git -C "$bsrc" rev-parse HEAD)" = "$base_rev" ] ||
-		die bench "" "$bsrc is not at tag base of $src"
+		die bench "" "$bsrc is not at the base of $src ($base_rev)"
 	say bench "base kernel: ${base_frags[*]}"
 	"$TOP/scripts/build.sh" "$bsrc" "$bout" "${base_frags[@]}"
 

@@ -5,7 +5,8 @@
 #
 # With --all (make check), around the rows: first the judge's own tests
 # on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
-# verdict after it is the judge's); beside them and the rows, the
+# verdict after it is the judge's), and the tree stage's on a stand-in
+# repository (tests/tree/run.sh, seconds); beside them and the rows, the
 # review gates (scripts/gates.sh: lint on each base the rows use,
 # Coccinelle, compile coverage) from the start; the LAVA jobs, generated
 # and validated with LAVA's code, beside the rows too; after the rows and
@@ -127,6 +128,10 @@ if [ "$all" = 1 ]; then
 	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
 	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
 	extra+=(judge)
+	say check "the tree stage on a stand-in repository (a user's tree is never touched)"
+	timed tree-test tree "$TOP/tests/tree/run.sh" >"$BUILD/logs/tree-test.log" 2>&1 || true
+	grep -E '^  FAIL' "$BUILD/logs/tree-test.log" || true
+	extra+=(tree)
 fi
 
 # The LAVA jobs need no build: generated and validated beside the rows, at

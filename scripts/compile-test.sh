@@ -38,13 +38,13 @@ tsv=$res/results.tsv
 log=$res/compile.log
 mkdir -p "$res" "$cdir"
 
-git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
-	die compile "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
-mapfile -t commits < <(git -C "$src" rev-list --reverse base..HEAD)
+base_rev=$(tree_base "$src") ||
+	die compile "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/tree.sh)"
+mapfile -t commits < <(git -C "$src" rev-list --reverse "$base_rev"..HEAD)
 [ ${#commits[@]} -gt 0 ] || die compile "" "$src has no commits on top of 'base'"
 
 # Trees, not commit ids: re-applying the same series gives new commit ids.
-key=$({ git -C "$src" log --format=%T base..HEAD
+key=$({ git -C "$src" log --format=%T "$base_rev"..HEAD
 	cat "$TOP/configs/compile.tsv" "$TOP"/configs/compile/*.config "$0" "$TOP/scripts/lib.sh"
 } | sha1sum | cut -c1-40)
 if [ -s "$tsv" ] && [ "$(cat "$res/key" 2>/dev/null)" = "$key" ]; then
@@ -61,8 +61,9 @@ common() { git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/
 if [ "$(common "$wt" || true)" != "$(common "$src")" ]; then
 	say compile "adding a git worktree of $src for the base and the prefixes"
 	rm -rf "$wt"
-	git -C "$src" worktree prune
-	run_logged compile "$log" git -C "$src" worktree add -q --detach "$wt" base
+	# -f: the path is registered still (no prune: in a KERNEL_SRC
+	# repository that would drop the user's own stale worktrees too).
+	run_logged compile "$log" git -C "$src" worktree add -q -f --detach "$wt" "$base_rev"
 fi
 checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
 
@@ -253,7 +254,7 @@ for line in "${table[@]}"; do
 		mapfile -t need < <(warned_objects "$o" "$res/$name.warnings" "${objs[@]}")
 	fi
 	# The same config at the base: the series' .config without its symbols.
-	checkout base
+	checkout "$base_rev"
 	kconfig "$wt" "$o" syncconfig
 	rm -f "$o/.compile-stamp"
 	mapfile -t bobjs < <(objects "$wt" "$o" | grep -Fxf <(printf '%s\n' "${need[@]}") || true)

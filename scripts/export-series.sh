@@ -2,38 +2,73 @@
 # Export the series from a kernel git tree back into patches/ (git format-patch).
 #
 # Usage: scripts/export-series.sh SRC
-#   Exports base..ioremap-ram of SRC (the tree `make edit` prepared) as
-#   patches/NNNN-*.patch with a cover letter whose subject and blurb come
-#   from the branch description (set from the old cover letter by
-#   scripts/tree.sh; change it with `git branch --edit-description`), and
-#   rewrites patches/series.  Old patch files are removed first.
+#   Exports BASE..HEAD of SRC (the tree `make edit` prepared; BASE is the
+#   commit scripts/tree.sh applied the series to) as patches/NNNN-*.patch
+#   with a cover letter whose subject and blurb are the tree's note
+#   "description" (lib.sh tree_note: scripts/tree.sh takes it from the old
+#   cover letter; edit the file `git -C SRC rev-parse --git-path
+#   ioremap-ram/description` names to change them), and rewrites
+#   patches/series.  Old patch files are removed first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$(realpath -m "${1:?usage: export-series.sh SRC}")
-base=base
-git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
-	base=$(git -C "$src" config --get ioremap-ram.base) ||
-	die export "" "$src has no tag 'base' and no ioremap-ram.base: prepare it with 'make edit'"
+git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
+	die export "" "$src is not a git tree: prepare it with 'make edit'"
+base=$(tree_base "$src") ||
+	die export "" "$src has no tag 'base' and no note of the commit under the series: prepare it with 'make edit'"
 git -C "$src" diff --quiet HEAD ||
 	die export "" "$src has uncommitted changes: commit them (git add -f for new files) first"
-[ "$(git -C "$src" rev-parse --abbrev-ref HEAD)" = ioremap-ram ] ||
-	die export "" "$src is not on branch ioremap-ram"
-git -C "$src" config --get branch.ioremap-ram.description >/dev/null ||
-	die export "" "branch ioremap-ram has no description (the cover letter's subject and blurb)"
+desc=$(tree_note "$src" description || true)
+[ -n "$desc" ] ||
+	die export "" "$src has no description (the cover letter's subject and blurb): prepare it with 'make edit'"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # The cover letter is "from" the series' author (format-patch would take the
 # identity of whoever exports), and hashes are abbreviated to a fixed length
 # (git's default depends on the repository's object count).
-name=$(git -C "$src" log -1 --format=%an ioremap-ram)
-email=$(git -C "$src" log -1 --format=%ae ioremap-ram)
+name=$(git -C "$src" log -1 --format=%an HEAD)
+email=$(git -C "$src" log -1 --format=%ae HEAD)
 git -C "$src" -c user.name="$name" -c user.email="$email" -c core.abbrev=12 \
-	format-patch -q --cover-letter --cover-from-description=subject \
-	--base="$base" --no-signature --subject-prefix=PATCH -o "$tmp" "$base..ioremap-ram"
+	format-patch -q --cover-letter --base="$base" --no-signature --subject-prefix=PATCH \
+	-o "$tmp" "$base..HEAD"
 n=$(find "$tmp" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
-[ "$n" -gt 0 ] || die export "" "no commits between $base and ioremap-ram"
+[ "$n" -gt 0 ] || die export "" "no commits between $base and HEAD of $src"
+
+# The description's first line is the subject (folded as git folds a
+# subject: lines of at most 78 columns, continued with one space), the
+# rest the blurb, in place of format-patch's placeholders.
+printf '%s\n' "$desc" >"$tmp/description"
+awk -v descf="$tmp/description" '
+	BEGIN {
+		getline subj <descf
+		while ((getline line <descf) > 0) {
+			if (!started && line == "") continue
+			started = 1
+			blurb = blurb line "\n"
+		}
+		sub(/\n+$/, "\n", blurb)
+	}
+	/^Subject: .*\*\*\* SUBJECT HERE \*\*\*$/ {
+		sub(/\*\*\* SUBJECT HERE \*\*\*$/, "")
+		n = split(subj, w, " ")
+		out = $0
+		sep = ""
+		for (i = 1; i <= n; i++) {
+			if (sep != "" && length(out) + 1 + length(w[i]) > 78) {
+				print out
+				out = " " w[i]
+			} else
+				out = out sep w[i]
+			sep = " "
+		}
+		print out
+		next
+	}
+	$0 == "*** BLURB HERE ***" { printf "%s", blurb; next }
+	{ print }' "$tmp/0000-cover-letter.patch" >"$tmp/cover" &&
+	mv "$tmp/cover" "$tmp/0000-cover-letter.patch"
 
 # A blank context line is a lone space in a hunk.  checkpatch.pl, given a
 # path that git tracks (patches/NNNN-*.patch in this repository), checks it
@@ -63,5 +98,5 @@ cp "$tmp"/*.patch "$TOP/patches/"
 } >"$TOP/patches/series"
 # The tree holds exactly this series now: tell scripts/tree.sh, so that it
 # does not apply it again (which would rewrite, and rebuild, every file).
-git -C "$src" config ioremap-ram.stamp "$(series_stamp)"
+tree_note "$src" stamp "$(series_stamp) $base"
 say export "$n patches and the cover letter written to patches/"

@@ -74,9 +74,9 @@ for entry in "${plan[@]}"; do
 			continue
 		fi
 		# The other bases: the series up to its fix alone (none found, as
-		# in a KERNEL_SRC tree without tag base: the gate fails on
+		# in a tree whose base is unknown: the gate fails on
 		# "no-fix-commit", naming it, and the other gates still run).
-		fix=$(git -C "$src" log --format='%H %s' base..HEAD 2>/dev/null |
+		fix=$(git -C "$src" log --format='%H %s' "$(tree_base "$src")"..HEAD 2>/dev/null |
 			awk -v s="$FIX_SUBJECT" 'substr($0, 42) == s { print $1 }') || fix=""
 		gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
 		;;

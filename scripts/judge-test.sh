@@ -40,7 +40,7 @@ done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$fix/cases.tsv")
 [ "$n" -gt 0 ] || record FAIL fixtures "no fixture in $fix/cases.tsv"
 
 # ShellCheck: the harness's scripts, the guest's scripts.
-mapfile -t sh < <(cd "$TOP" && grep -lE '^#!/bin/(ba)?sh' scripts/* kselftest/* configs/lava/init .ci/run 2>/dev/null)
+mapfile -t sh < <(cd "$TOP" && grep -lE '^#!/bin/(ba)?sh' scripts/* tests/*/*.sh kselftest/* configs/lava/init .ci/run 2>/dev/null)
 if out=$(cd "$TOP" && shellcheck -x "${sh[@]}" 2>&1); then
 	record PASS shellcheck "${#sh[@]} scripts"
 else

@@ -103,6 +103,49 @@ series_list() {
 	done < <(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/patches/series")
 }
 
+# tree_path BASE: the kernel tree the rows of BASE build, which
+# scripts/tree.sh prepares: build/src/linux-BASE, made from Debian's
+# tarball, or with KERNEL_SRC a git worktree of that repository under
+# build/src (one per repository and base), so that the user's own
+# checkout is never touched.  Fails if KERNEL_SRC is not a git repository.
+tree_path() {
+	local common
+	if [ -z "${KERNEL_SRC:-}" ]; then
+		echo "$BUILD/src/linux-$1"
+		return
+	fi
+	common=$(git -C "$KERNEL_SRC" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
+		return 1
+	echo "$BUILD/src/kernel-src-$1-$(printf '%s' "$common" | sha1sum | cut -c1-8)"
+}
+
+# tree_note SRC NAME [VALUE]: what scripts/tree.sh noted of its tree SRC:
+# "stamp" (the series and the commit it was applied to), "base" (that
+# commit) and "description" (the cover letter's subject and blurb).  Prints
+# NAME, or sets it to VALUE ("" removes it).  The notes are files in the
+# tree's own git folder (a worktree's is its own), never in a repository's
+# config: a user's repository keeps its config as it was.
+tree_note() {
+	local f
+	f=$(git -C "$1" rev-parse --path-format=absolute --git-path "ioremap-ram/$2") || return 1
+	if [ $# -lt 3 ]; then
+		cat "$f" 2>/dev/null
+	elif [ -z "$3" ]; then
+		rm -f "$f"
+	else
+		mkdir -p "${f%/*}"
+		printf '%s\n' "$3" >"$f"
+	fi
+}
+
+# tree_base SRC: the commit the series was applied to in SRC (tag "base"
+# of a tree made from Debian's tarball, or what scripts/tree.sh noted).
+tree_base() {
+	local rev
+	rev=$(tree_note "$1" base) && [ -n "$rev" ] && { echo "$rev"; return; }
+	git -C "$1" rev-parse -q --verify 'refs/tags/base^{commit}'
+}
+
 # matrix_rows: the names of all rows of configs/matrix.tsv
 matrix_rows() {
 	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \

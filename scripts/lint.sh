@@ -22,8 +22,8 @@ res=$BUILD/results/lint-$base
 mkdir -p "$res"
 tsv=$res/results.tsv
 : >"$tsv"
-git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null ||
-	die lint "" "$src has no tag 'base' (prepare it with scripts/tree.sh)"
+base_rev=$(tree_base "$src") ||
+	die lint "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/tree.sh)"
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
 	"$TOP/patches/series")
 
@@ -83,9 +83,9 @@ fi
 mapfile -t files < <(git -C "$src" diff --name-only base HEAD -- '*.c' '*.h')
 mkdir -p "$tmp/base"
 for f in "${files[@]}"; do
-	if git -C "$src" cat-file -e "base:$f" 2>/dev/null; then
+	if git -C "$src" cat-file -e "$base_rev:$f" 2>/dev/null; then
 		mkdir -p "$tmp/base/$(dirname "$f")"
-		git -C "$src" show "base:$f" >"$tmp/base/$f"
+		git -C "$src" show "$base_rev:$f" >"$tmp/base/$f"
 	fi
 done
 kdoc() { (cd "$1" && for f in "${files[@]}"; do [ -f "$f" ] && echo "$f"; done |
@@ -117,9 +117,9 @@ q=$tmp/quilt
 mkdir -p "$q/patches"
 mapfile -t touched < <(cat "$TOP"/patches/[0-9]*.patch | sed -n 's,^--- a/,,p' | sort -u)
 for f in "${touched[@]}"; do
-	if git -C "$src" cat-file -e "base:$f" 2>/dev/null; then
+	if git -C "$src" cat-file -e "$base_rev:$f" 2>/dev/null; then
 		mkdir -p "$q/$(dirname "$f")"
-		git -C "$src" show "base:$f" >"$q/$f"
+		git -C "$src" show "$base_rev:$f" >"$q/$f"
 	fi
 done
 cp "$TOP"/patches/[0-9]*.patch "$q/patches/"

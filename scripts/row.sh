@@ -42,7 +42,7 @@ if [ "$mode" != boot ]; then
 	# BUILT (scripts/check.sh): a file of the builds made during this run; a
 	# row whose build is in it skips the tree and build stages (a no-op make of
 	# the kernel costs seconds, and most rows share a build).
-	src=${KERNEL_SRC:-$BUILD/src/linux-$BASE}
+	src=$(tree_path "$BASE") || stage_failed tree "$BUILD/logs/tree-$BASE.log"
 	if [ -n "${BUILT:-}" ] && grep -qxF "$KEY" "$BUILT" 2>/dev/null && [ -f "$OUT/arch/arm/boot/zImage" ]; then
 		say build "$KEY: built earlier in this run"
 	else

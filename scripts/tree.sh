@@ -3,9 +3,18 @@
 #
 # Usage: scripts/tree.sh BASE
 #   Without KERNEL_SRC the tree is build/src/linux-BASE, made from Debian's
-#   linux-source-BASE tarball with one base commit tagged "base".  With
-#   KERNEL_SRC=/path/to/git/tree that tree is used: the series is applied on
-#   a branch "ioremap-ram" made from its HEAD (or from "base" if tagged).
+#   linux-source-BASE tarball with one base commit tagged "base"; the series
+#   is applied on its branch "ioremap-ram".
+#   With KERNEL_SRC=/path/to/a/git/repository (a clone, a worktree, a
+#   --separate-git-dir clone, a bare repository: whatever git rev-parse
+#   takes) the series is applied to its commit tagged "base", or else its
+#   HEAD, in a detached git worktree of that repository under build/src
+#   (lib.sh tree_path).  The user's checkout, index, branches, stashes,
+#   config and any git am or rebase in progress there are never touched.
+#   A tree that already holds this series on the same commit is used as it
+#   is (with any change made there); one with uncommitted changes is never
+#   overwritten: the stage fails and says so.  If the series does not apply,
+#   the stage fails naming the patch and leaves no half-applied tree.
 #   Prints the tree's path on the last line of stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,11 +37,18 @@ git_q() {
 			-c gc.auto=0 "$@"
 }
 
+src=$(tree_path "$base") ||
+	die tree "" "KERNEL_SRC=$KERNEL_SRC is not a git repository (git rev-parse finds none there)"
 if [ -n "${KERNEL_SRC:-}" ]; then
-	src=$KERNEL_SRC
-	[ -d "$src/.git" ] || die tree "" "KERNEL_SRC=$src is not a git tree"
+	user=$KERNEL_SRC
+	start=$(git -C "$user" rev-parse -q --verify 'refs/tags/base^{commit}' ||
+		git -C "$user" rev-parse -q --verify 'HEAD^{commit}') ||
+		die tree "" "KERNEL_SRC=$user has no commit to apply the series to (no tag base, no HEAD)"
+	for f in Makefile arch/arm/mm/ioremap.c mm/memblock.c; do
+		git -C "$user" cat-file -e "$start:$f" 2>/dev/null ||
+			die tree "" "KERNEL_SRC=$user is not a Linux kernel tree: $(git -C "$user" rev-parse --short "$start") has no $f"
+	done
 else
-	src=$BUILD/src/linux-$base
 	tarball=/usr/src/linux-source-$base.tar.xz
 	if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		[ -f "$tarball" ] || die tree "" "$tarball missing (run scripts/deps.sh)"
@@ -49,42 +65,72 @@ else
 		# No automatic gc: git am would repack 80,000 loose objects (minutes).
 		git -C "$src" config gc.auto 0
 	fi
+	start=$(git -C "$src" rev-parse 'base^{commit}')
 fi
 
-# The series' fingerprint: skip re-applying when the tree already has it.
-stamp=$(series_stamp)
-start=base
-git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null || start=HEAD
-if [ "$(git -C "$src" config --get ioremap-ram.stamp || true)" = "$stamp" ] &&
-	[ "$(git -C "$src" rev-parse --abbrev-ref HEAD)" = ioremap-ram ] &&
-	git -C "$src" diff --quiet HEAD; then
-	say tree "$src: series already applied"
-else
-	say tree "applying the series to $src with git am"
-	[ "$start" = base ] || start=$(git -C "$src" rev-parse HEAD)
-	git_q am --abort >/dev/null 2>&1 || true
-	run_logged tree "$log" git_q checkout -q -f -B ioremap-ram "$start"
-	mapfile -t list < <(series_list "$src" "$start" 2>>"$log")
-	if grep -q '^leaving out' "$log"; then
-		say tree "$(grep '^leaving out' "$log" | head -n 1)"
+# The series' fingerprint and the commit under it: the tree is used as it
+# is when it holds both already.
+stamp="$(series_stamp) $start"
+if [ -e "$src/.git" ] && [ "$(tree_note "$src" stamp || true)" = "$stamp" ]; then
+	if git -C "$src" diff --quiet HEAD; then
+		say tree "$src: series already applied"
+	else
+		say tree "$src: series already applied; its uncommitted changes are built as they are"
 	fi
-	# One git am for the whole series: each call refreshes the index of
-	# the whole tree, which costs ~20 s on a kernel tree.
-	if ! git_q am -q "${list[@]/#/$TOP/patches/}" >>"$log" 2>&1; then
-		failed=$(sed -n 's/^Patch failed at [0-9]* //p' "$log" | tail -n 1)
-		git_q am --abort >/dev/null 2>&1 || true
-		die tree "$log" "git am failed on $base${failed:+ at: $failed}"
-	fi
-	# The cover letter's subject and blurb become the branch description,
-	# which scripts/export-series.sh turns back into the cover letter.
-	cover=$TOP/patches/0000-cover-letter.patch
-	if [ -f "$cover" ]; then
-		awk '/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); print; print ""; next }
-			/^$/ && !body { body = 1; next }
-			body && /^[^ ].* \([0-9]+\):$/ { exit }
-			body { print }' "$cover" >"$BUILD/cover-description.txt"
-		git -C "$src" config branch.ioremap-ram.description "$(cat "$BUILD/cover-description.txt")"
-	fi
-	git -C "$src" config ioremap-ram.stamp "$stamp"
+	echo "$src" >&3
+	exit 0
 fi
+
+if [ -e "$src/.git" ]; then
+	# The harness's own tree: an am of an earlier run that was stopped is
+	# its own, and is undone; changes someone made there are not.
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	if ! git -C "$src" diff --quiet HEAD; then
+		die tree "" "$src has uncommitted changes and the series (or the commit under it) changed:" \
+			"commit them and run 'make export', or discard them (git -C $src reset --hard), then run again"
+	fi
+	tree_note "$src" stamp ""
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		run_logged tree "$log" git -C "$src" checkout -q --detach "$start"
+	else
+		run_logged tree "$log" git -C "$src" checkout -q -B ioremap-ram "$start"
+	fi
+elif [ -n "${KERNEL_SRC:-}" ]; then
+	say tree "a worktree of $user at $(git -C "$user" rev-parse --short "$start"): $src"
+	# -f: the path may be registered still, from a build folder removed since.
+	run_logged tree "$log" git -C "$user" worktree add -q -f --detach "$src" "$start"
+fi
+
+say tree "applying the series to $src with git am"
+mapfile -t list < <(series_list "$src" "$start" 2>>"$log")
+if grep -q '^leaving out' "$log"; then
+	say tree "$(grep '^leaving out' "$log" | head -n 1)"
+fi
+# One git am for the whole series: each call refreshes the index of the
+# whole tree, which costs ~20 s on a kernel tree.
+if ! git_q am -q "${list[@]/#/$TOP/patches/}" >>"$log" 2>&1; then
+	n=$(sed -n 's/^Patch failed at \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
+	failed=${n:+${list[10#$n - 1]}}
+	git_q am --abort >/dev/null 2>&1 || true
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		git -C "$user" worktree remove --force "$src" >>"$log" 2>&1 || true
+	fi
+	die tree "$log" "the series does not apply to $(git -C "${user:-$src}" rev-parse --short "$start")" \
+		"(base $base)${failed:+: $failed failed}; no tree is left half-applied"
+fi
+# The cover letter's subject and blurb, which scripts/export-series.sh
+# writes back into the cover letter.
+cover=$TOP/patches/0000-cover-letter.patch
+if [ -f "$cover" ]; then
+	# (A long subject is folded: its continuation lines start with a space.)
+	tree_note "$src" description "$(awk '
+		!body && /^Subject: / { s = $0; sub(/^Subject: \[PATCH[^]]*\] /, "", s); subj = 1; next }
+		!body && subj && /^ / { s = s $0; next }
+		!body { subj = 0 }
+		!body && /^$/ { body = 1; print s; print ""; next }
+		body && /^[^ ].* \([0-9]+\):$/ { exit }
+		body { print }' "$cover")"
+fi
+tree_note "$src" base "$start"
+tree_note "$src" stamp "$stamp"
 echo "$src" >&3
