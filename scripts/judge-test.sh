@@ -39,6 +39,28 @@ while IFS=$'\t' read -r log want; do
 done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$fix/cases.tsv")
 [ "$n" -gt 0 ] || record FAIL fixtures "no fixture in $fix/cases.tsv"
 
+# The unit tests of the harness's Python (tests/py/test_*.py, unittest):
+# one result a test.
+if compgen -G "$TOP/tests/py/test_*.py" >/dev/null; then
+	rc=0
+	(cd "$TOP/tests/py" && KUNIT_DIR=$kdir python3 -m unittest discover -v -p 'test_*.py') \
+		>"$res/unittest.log" 2>&1 || rc=$?
+	n=0
+	# "test_x (module.Class.test_x) ... ok" (Python 3.11)
+	while read -r name result; do
+		n=$((n + 1))
+		case $result in
+		ok) record PASS "unit/$name" ;;
+		skipped*) record SKIP "unit/$name" "${result#skipped }" ;;
+		*) record FAIL "unit/$name" "$result (log: $res/unittest.log)" ;;
+		esac
+	done < <(sed -n 's/^test[^ ]* (\([^)]*\)) \.\.\. \(.*\)$/\1 \2/p' "$res/unittest.log")
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$tsv"; then
+		record FAIL unittest "python3 -m unittest exited $rc with no failed test: $(tail -n 1 "$res/unittest.log")"
+	fi
+	[ "$n" -gt 0 ] || record FAIL unittest "no test ran (log: $res/unittest.log)"
+fi
+
 # ShellCheck: the harness's scripts, the guest's scripts.
 mapfile -t sh < <(cd "$TOP" && grep -lE '^#!/bin/(ba)?sh' scripts/* tests/*/*.sh kselftest/* configs/lava/init .ci/run 2>/dev/null)
 if out=$(cd "$TOP" && shellcheck -x "${sh[@]}" 2>&1); then
