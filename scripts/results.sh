@@ -31,29 +31,23 @@ section suite >"$res/ktap.txt"
 section "kernel log" >"$res/dmesg.txt"
 
 tsv=$res/results.tsv
+# No verdict of an earlier run survives this one (judging a lab's log again
+# into the same folder).
+: >"$tsv"
+rm -f "$res/junit.xml"
 rc=0
 "$TOP/scripts/judge.py" --console "$console" --expect "$EXPECT" --policy "$POLICY" \
 	--kunit-dir "$(kunit_dir)" --tsv "$tsv" --parser-log "$res/judge.log" >/dev/null 2>"$res/judge.err" || rc=$?
 if [ "$rc" -gt 1 ] || [ ! -s "$tsv" ]; then
-	# The judge itself failed: the row has no verdict, so it failed.
-	printf 'FAIL\tjudge\tscripts/judge.py exit %s: %s\n' "$rc" "$(tail -n 1 "$res/judge.err")" >"$tsv"
+	# The judge could not judge (exit 2) or died: the row has no verdict,
+	# so it failed.
+	printf 'FAIL\tjudge\tscripts/judge.py could not judge (exit %s): %s\n' "$rc" \
+		"$(tail -n 1 "$res/judge.err")" >"$tsv"
 fi
 
-# JUnit XML for CI systems.
-xml() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1"; }
-{
-	printf '<?xml version="1.0" encoding="UTF-8"?>\n'
-	printf '<testsuite name="%s" tests="%d" failures="%d" skipped="%d">\n' "$row" \
-		"$(wc -l <"$tsv")" "$(grep -c '^FAIL' "$tsv" || true)" "$(grep -c '^SKIP' "$tsv" || true)"
-	while IFS=$'\t' read -r status check detail; do
-		printf '  <testcase classname="%s" name="%s">' "$row" "$(xml "$check")"
-		case $status in
-		FAIL) printf '<failure message="%s"/>' "$(xml "$detail")" ;;
-		SKIP) printf '<skipped message="%s"/>' "$(xml "$detail")" ;;
-		esac
-		printf '</testcase>\n'
-	done <"$tsv"
-	printf '</testsuite>\n'
-} >"$res/junit.xml"
+# JUnit XML for CI systems (scripts/harness.py: ElementTree, and what XML
+# cannot hold, as control characters of a console line, as escape text).
+"$TOP/scripts/harness.py" junit --row "$row" --tsv "$tsv" --out "$res/junit.xml" ||
+	die results "" "scripts/harness.py junit: no $res/junit.xml"
 
 report "$row"
