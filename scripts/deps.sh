@@ -15,7 +15,7 @@ if [ ${#bases[@]} -eq 0 ]; then
 fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
-	gzip python3 gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle
+	gzip python3 python3-yaml gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle
 	sparse python3-sphinx ccache device-tree-compiler liburcu-dev)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 

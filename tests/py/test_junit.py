@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
 sys.path.insert(0, SCRIPTS)
+sys.dont_write_bytecode = True  # no scripts/__pycache__
 
 import harness  # noqa: E402
 
