@@ -1,10 +1,11 @@
 #!/bin/bash
-# Stage "judge-test": the judge (scripts/judge.py) on its fixtures, and
-# ShellCheck on the harness.  Each fixture of tests/judge/cases.tsv is a
-# console log with the checks that must fail on it: the judge passes the
-# fixture when it fails exactly those checks (and exits 1), or none (and
-# exits 0).  Results in build/results/judge/results.tsv.  Runs in seconds,
-# first in make check: every later verdict comes from this judge.
+# Stage "judge-test": the judge (scripts/judge.py) on its fixtures, the
+# harness's Python unit tests, and ShellCheck on the harness.  Each fixture
+# is a console log with the whole table of checks the judge must answer
+# (tests/judge/NAME.want, read by tests/judge/fixtures.py); the unit tests
+# are tests/py/test_*.py.  Results in build/results/judge/results.tsv.
+# Runs in seconds, first in make check: every later verdict comes from
+# this judge.
 #
 # Usage: scripts/judge-test.sh
 set -euo pipefail
@@ -17,48 +18,16 @@ mkdir -p "$res"
 : >"$tsv"
 kdir=$(kunit_dir)
 
-n=0
-while IFS=$'\t' read -r log want; do
-	n=$((n + 1))
-	rc=0
-	"$TOP/scripts/judge.py" --console "$fix/$log" --expect "$fix/expect" --policy reject \
-		--kunit-dir "$kdir" >"$res/${log%.log}.tsv" 2>&1 || rc=$?
-	got=$(awk -F'\t' '$1 == "FAIL" { print $2 }' "$res/${log%.log}.tsv" | sort | tr '\n' ' ')
-	got=${got% }
-	want=$(tr ' ' '\n' <<<"$want" | { grep -vx -- - || true; } | sort | tr '\n' ' ')
-	want=${want% }
-	wrc=1
-	[ -n "$want" ] || wrc=0
-	if [ "$rc" -gt 1 ]; then
-		record FAIL "fixture/$log" "judge exit $rc: $(tail -n 1 "$res/${log%.log}.tsv")"
-	elif [ "$got" = "$want" ] && [ "$rc" -eq "$wrc" ]; then
-		record PASS "fixture/$log" "${want:+fails: $want}"
-	else
-		record FAIL "fixture/$log" "failed [${got:-none}] (exit $rc), must fail [${want:-none}] (exit $wrc)"
-	fi
-done < <(sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$fix/cases.tsv")
-[ "$n" -gt 0 ] || record FAIL fixtures "no fixture in $fix/cases.tsv"
+# The fixtures, each against its whole table (tests/judge/fixtures.py).
+"$fix/fixtures.py" --kunit-dir "$kdir" >>"$tsv" 2>"$res/fixtures.err" || true
+grep -q "fixture/" "$tsv" || record FAIL fixtures "tests/judge/fixtures.py answered nothing: $(tail -n 1 "$res/fixtures.err")"
 
 # The unit tests of the harness's Python (tests/py/test_*.py, unittest):
-# one result a test.
-if compgen -G "$TOP/tests/py/test_*.py" >/dev/null; then
-	rc=0
-	(cd "$TOP/tests/py" && KUNIT_DIR=$kdir python3 -m unittest discover -v -p 'test_*.py') \
-		>"$res/unittest.log" 2>&1 || rc=$?
-	n=0
-	# "test_x (module.Class.test_x) ... ok" (Python 3.11)
-	while read -r name result; do
-		n=$((n + 1))
-		case $result in
-		ok) record PASS "unit/$name" ;;
-		skipped*) record SKIP "unit/$name" "${result#skipped }" ;;
-		*) record FAIL "unit/$name" "$result (log: $res/unittest.log)" ;;
-		esac
-	done < <(sed -n 's/^test[^ ]* (\([^)]*\)) \.\.\. \(.*\)$/\1 \2/p' "$res/unittest.log")
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$tsv"; then
-		record FAIL unittest "python3 -m unittest exited $rc with no failed test: $(tail -n 1 "$res/unittest.log")"
-	fi
-	[ "$n" -gt 0 ] || record FAIL unittest "no test ran (log: $res/unittest.log)"
+# one result a test (tests/py/run.py), the tracebacks in unittest.log.
+rc=0
+KUNIT_DIR=$kdir python3 "$TOP/tests/py/run.py" >>"$tsv" 2>"$res/unittest.log" || rc=$?
+if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$tsv"; then
+	record FAIL unittest "tests/py/run.py exited $rc with no failed test: $(tail -n 1 "$res/unittest.log")"
 fi
 
 # ShellCheck: the harness's scripts, the guest's scripts.

@@ -21,16 +21,36 @@ Every check starts as FAIL and only the evidence in the log moves it:
               fails too;
   kernel-log  the dumped kernel log is complete (it starts at the boot
               banner: the ring buffer did not wrap) and no line of the
-              whole console is an oops, BUG, panic, WARNING or a KASAN,
-              UBSAN, lockdep, RCU, debugobjects, kmemleak or hung-task
-              report, except the policy's own WARNING, which is allowed
-              only where its report line follows it.
+              whole console is a report of the kernel's (SPLATS: oops, BUG,
+              panic, WARNING, SLUB, OOM, lockups, hung tasks, KASAN, UBSAN,
+              KCSAN, KFENCE, lockdep, RCU, debugobjects, kmemleak, list and
+              refcount corruption), except the policy's own WARNING, which
+              is allowed only where its report line follows it; and every
+              report of the policy names a caller the row expects (a test
+              module of the series, "[test_arm_ioremap_*]", or a caller
+              the expectations allow);
+  taint       the kernel's own summary of its health, /proc/sys/kernel/
+              tainted, printed with the last marker, has no flag but those
+              the expectations allow ("allow taint W N"): a WARNING or BUG
+              that no pattern knows, or that never reached the console,
+              still fails the row.
+
+Each kselftest's and each KUnit KTAP document is accounted for whole: a
+case beyond the plan, a second document for the same KUnit suite, a result
+line that the parser did not consume, each fails "suite", naming the line.
+
+Console lines are read as a kernel developer reads them: without carriage
+returns, ANSI colour escapes, the printk time stamp and the caller id of
+CONFIG_PRINTK_CALLER ("[    1.000000][   T87] ").
 
 The KTAP is parsed by the kernel's own parser, kunit_parser.py
 (tools/testing/kunit of a kernel tree, --kunit-dir): the KUnit suites in
 the kernel log as they are, the kselftests after their "# "-prefixed
-nesting is turned into KTAP's indentation.  Exits 1 if a check failed, 2
-on bad arguments.
+nesting is turned into KTAP's indentation.
+
+Exits 0 if every check passed, 1 if one failed, 2 if it could not judge
+(a missing, empty or binary console log, a malformed expectation file):
+then it prints why on stderr and no check at all, and empties --tsv.
 """
 
 import argparse
@@ -38,18 +58,48 @@ import io
 import os
 import re
 import sys
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 MARK = "=== ioremap-ram: "
-TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ")
+# The printk time stamp, and the caller id CONFIG_PRINTK_CALLER adds to it
+# ("[    1.000000][   T87] ", "[    1.000000][    C0] ").
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\](\[\s*[TC]\d+\])? ?")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 RESULT = re.compile(r"^(ok|not ok) (\d+) (?:- )?([^#]*?)\s*(#.*)?$")
-SPLAT = re.compile(
-    r"BUG:|Oops|Internal error:|Kernel panic|Unable to handle kernel|"
-    r"WARNING:|UBSAN:|KASAN:|kmemleak: \d+ new suspected memory leak|"
-    r"unreferenced object 0x|possible circular locking|inconsistent lock state|"
-    r"possible recursive locking|suspicious RCU usage|ODEBUG:|"
-    r"INFO: task .* blocked|BUG: soft lockup|rcu_sched self-detected stall|"
-    r"INFO: rcu_.* detected stall")
+# The kernel's own reports: (what, pattern, the kernel file that prints it).
+# A console line that matches one fails "kernel-log", but for the policy's
+# own WARNING with its report line.
+SPLATS = [
+    ("oops", r"Internal error: |Oops", "arch/arm/kernel/traps.c"),
+    ("BUG()", r"kernel BUG at ", "lib/bug.c"),
+    ("BUG report", r"BUG: ", "kernel/sched/core.c, mm/page_alloc.c, "
+     "kernel/locking/spinlock_debug.c, ..."),
+    ("panic", r"Kernel panic", "kernel/panic.c"),
+    ("fault", r"Unable to handle kernel", "arch/arm/mm/fault.c"),
+    ("WARNING", r"WARNING: ", "kernel/panic.c (__warn)"),
+    ("SLUB", r"^=*\s*BUG \S+ \(|^INFO: .*(corrupt|overwritten|[Pp]oison)", "mm/slub.c"),
+    ("OOM", r"invoked oom-killer: |Out of memory", "mm/oom_kill.c"),
+    ("spurious IRQ", r"irq \d+: nobody cared", "kernel/irq/spurious.c"),
+    ("soft lockup", r"BUG: soft lockup", "kernel/watchdog.c"),
+    ("hard lockup", r"Watchdog detected hard LOCKUP", "kernel/watchdog.c"),
+    ("hung task", r"INFO: task .* blocked for more than", "kernel/hung_task.c"),
+    ("refcount", r"refcount_t: ", "lib/refcount.c"),
+    ("list corruption", r"list_(add|del) corruption", "lib/list_debug.c"),
+    ("KASAN", r"KASAN:", "mm/kasan/report.c"),
+    ("KFENCE", r"BUG: KFENCE: ", "mm/kfence/report.c"),
+    ("UBSAN", r"UBSAN:", "lib/ubsan.c"),
+    ("KCSAN", r"BUG: KCSAN: ", "kernel/kcsan/report.c"),
+    ("kmemleak", r"kmemleak: \d+ new suspected memory leak|unreferenced object 0x",
+     "mm/kmemleak.c"),
+    ("lockdep", r"possible circular locking|inconsistent lock state|"
+     r"possible recursive locking|suspicious RCU usage", "kernel/locking/lockdep.c"),
+    ("debugobjects", r"ODEBUG:", "lib/debugobjects.c"),
+    ("RCU stall", r"rcu_sched self-detected stall|INFO: rcu_.* detected stall",
+     "kernel/rcu/tree_stall.h"),
+]
+SPLAT = re.compile("|".join(f"(?:{p})" for _, p, _ in SPLATS))
+# /proc/sys/kernel/tainted, bit by bit (kernel/panic.c, taint_flags[]).
+TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"
 # The policy's own backtrace: WARN() in ioremap_ram_event() (inlined or
 # not into arm_ioremap_ram_allowed() and arm_ioremap_pool_conflict_allowed()),
 # whose message is the policy's report line (event 1 of a call site).
@@ -59,15 +109,21 @@ POLICY_WARN = re.compile(
 # What a report says the range is: system RAM, or remap pool memory that
 # a live mapping of another kind of memory type holds.
 POLICY_WHAT = r"is (system RAM|remap pool memory mapped [a-z-]+)"
-POLICY_REPORT = re.compile(
-    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] " + POLICY_WHAT + r": \S+ mapping by "
-    r".* (rejected|mapping anyway) \(event 1 of this call site\); ")
+POLICY_LINE = (r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] " + POLICY_WHAT +
+               r": \S+ mapping by (?P<caller>\S+)(?: \[(?P<module>\S+)\])? "
+               r"(rejected|mapping anyway) \(event ")
+POLICY_REPORT = re.compile(POLICY_LINE + r"1 of this call site\); ")
 # A report line of a later event of a call site: no WARNING comes with it.
-POLICY_LATER = re.compile(
-    r"^ioremap_ram: \[mem 0x[0-9a-f]+-0x[0-9a-f]+\] " + POLICY_WHAT + r": \S+ mapping by "
-    r".* (rejected|mapping anyway) \(event (?!1 )\d+ of this call site\)")
+POLICY_LATER = re.compile(POLICY_LINE + r"(?!1 )\d+ of this call site\)")
+# The test modules of the series, whose policy events are the tests'.
+TEST_MODULE = re.compile(r"^test_arm_ioremap_\w+$")
 BANNER = re.compile(r"^Booting Linux on physical CPU|^Linux version ")
 PANIC = re.compile(r"Kernel panic|Internal error:|BUG:|Unable to handle kernel|Oops")
+KTAP_START = re.compile(r"^K?TAP version \d+$")
+
+
+class JudgeError(Exception):
+    """Input the judge cannot judge: exit 2, no verdict."""
 
 
 class Verdict:
@@ -84,8 +140,9 @@ class Verdict:
 
 
 def clean(line):
-    """A console line without its carriage return and printk time stamp."""
-    return TIMESTAMP.sub("", line.rstrip("\r\n").replace("\r", ""))
+    """A console line as a kernel developer reads it: without its carriage
+    returns, ANSI colour escapes, printk time stamp and caller id."""
+    return TIMESTAMP.sub("", ANSI.sub("", line.rstrip("\r\n").replace("\r", "")))
 
 
 def section(lines, name):
@@ -110,7 +167,7 @@ def load_parser(kunit_dir):
         import kunit_parser  # pylint: disable=import-outside-toplevel
         import kunit_printer  # pylint: disable=import-outside-toplevel
     except ImportError as err:
-        sys.exit(f"judge: no kunit_parser.py in {kunit_dir}: {err}")
+        raise JudgeError(f"no kunit_parser.py in {kunit_dir}: {err}") from err
     # The parser prints its progress: keep it, it is the judge's log.
     kunit_printer.stdout._output = io.StringIO()  # pylint: disable=protected-access
     kunit_printer.stdout._use_color = False  # pylint: disable=protected-access
@@ -124,8 +181,11 @@ def load_parser(kunit_dir):
 
 
 def skip_upper(line):
-    """The TAP14 SKIP directive is case-insensitive, kunit_parser's is not."""
-    return re.sub(r" # [sS][kK][iI][pP]\b", " # SKIP", line)
+    """The TAP14 SKIP directive is case-insensitive and TAP readers take it
+    without the space after "#"; kunit_parser wants " # SKIP"."""
+    if not RESULT.match(line.strip()):
+        return line
+    return re.sub(r"\s*#\s*[sS][kK][iI][pP]\b", " # SKIP", line, count=1)
 
 
 def kselftests(lines):
@@ -175,20 +235,49 @@ STATUS = {"SUCCESS": "ok", "SKIPPED": "skip", "FAILURE": "fail",
           "FAILURE_TO_PARSE_TESTS": "unparsable"}
 
 
+def named_nodes(node):
+    """The tests under NODE that consumed a result line of their own
+    (kunit_parser's stand-in for a missing case has no name), depth first."""
+    for sub in node.subtests:
+        if sub.name:
+            yield sub
+        yield from named_nodes(sub)
+
+
+def unconsumed(ktap_lines, root):
+    """The result lines of a KTAP document that kunit_parser did not turn
+    into a test: a case beyond the plan, a result after the document's end.
+    Counted by name: each name's result lines past the parser's count."""
+    parsed = Counter(n.name for n in named_nodes(root))
+    left = []
+    for line in ktap_lines:
+        m = RESULT.match(line.strip())
+        if not m:
+            continue
+        name = m.group(3).strip()
+        if parsed[name] > 0:
+            parsed[name] -= 1
+        else:
+            left.append(line.strip())
+    return left
+
+
 def walk(kp, ktap_lines, test, observed, problems):
     """Parse one KTAP document with kunit_parser.  With TEST, the document
     is one kselftest's and its results are TEST's cases; without (KUnit in
     the kernel log), each top-level result is a suite, "kunit:SUITE", and
     its subtests are the cases.  observed[(TEST, CASE)] gets each case's
     status; problems[TEST] what did not end well (crashed, failed, no plan,
-    the parser's own errors).  False if there was no KTAP at all."""
+    the parser's own errors, result lines it did not consume).  Returns the
+    names of the tests (TEST, or the suites) the document had, or None if
+    there was no KTAP at all."""
     try:
         root = kp.parse_run_tests(ktap_lines)
     except ValueError as err:    # the parser read past the end
         problems.setdefault(test or "kunit", []).append(f"unparsable KTAP: {err}")
-        return True
+        return [test or "kunit"]
     if root.status.name == "FAILURE_TO_PARSE_TESTS":
-        return False
+        return None
     groups = [(test, root)] if test else [("kunit:" + (t.name or "?"), t) for t in root.subtests]
     for name, node in groups:
         why = list(getattr(node, "errors", []))
@@ -207,20 +296,65 @@ def walk(kp, ktap_lines, test, observed, problems):
     if not test:
         for err in getattr(root, "errors", []):
             problems.setdefault("kunit", []).append(err)
-    return True
+    for line in unconsumed(ktap_lines, root):
+        problems.setdefault(test or "kunit", []).append(
+            f"result line not counted (beyond the plan or after the document): '{line}'")
+    return [name for name, _ in groups]
+
+
+def ktap_documents(lines):
+    """The KTAP documents of the kernel log: each begins at a version line
+    of its own ("KTAP version 1" unindented; KUnit prints one each time it
+    runs suites, at boot and when a module with suites is loaded) and runs
+    to the next.  Returns (line index of the version line, lines) each."""
+    docs = []
+    for i, line in enumerate(lines):
+        if KTAP_START.match(line):
+            docs.append((i, []))
+        if docs:
+            docs[-1][1].append(line)
+    return docs
 
 
 def read_expectations(path):
-    want = OrderedDict()
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            fields = line.split("#", 1)[0].split()
-            if not fields:
-                continue
-            if len(fields) != 3 or fields[2] not in ("ok", "skip"):
-                sys.exit(f"judge: {path}:{n}: want 'TEST CASE ok|skip', got '{line.strip()}'")
-            want[(fields[0], fields[1])] = fields[2]
-    return want
+    """The row's expectations: "TEST CASE ok|skip" a case, and what the
+    row allows: "allow taint FLAGS" (taint letters, e.g. "W N") and "allow
+    caller SYMBOL" (a function whose ioremap() of RAM the policy reports
+    on this row, besides the series' test modules).  Returns the cases in
+    order and {"taint": set, "caller": set}."""
+    want, allow = OrderedDict(), {"taint": set(), "caller": set()}
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.readlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise JudgeError(f"{path}: cannot read the expectations: {err}") from err
+    for n, line in enumerate(text, 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if fields[0] == "allow" and len(fields) >= 3 and fields[1] == "taint":
+            flags = "".join(fields[2:])
+            bad = [c for c in flags if c not in TAINT_FLAGS]
+            if bad:
+                raise JudgeError(f"{path}:{n}: unknown taint flag(s) {''.join(bad)!r} "
+                                 f"(flags: {TAINT_FLAGS}), in '{line.strip()}'")
+            allow["taint"].update(flags)
+            continue
+        if fields[0] == "allow" and len(fields) == 3 and fields[1] == "caller":
+            allow["caller"].add(fields[2])
+            continue
+        if len(fields) != 3 or fields[2] not in ("ok", "skip") or fields[0] == "allow":
+            raise JudgeError(f"{path}:{n}: want 'TEST CASE ok|skip', 'allow taint FLAGS' "
+                             f"or 'allow caller SYMBOL', got '{line.strip()}'")
+        want[(fields[0], fields[1])] = fields[2]
+    return want, allow
+
+
+def taint_letters(value):
+    """The letters of a /proc/sys/kernel/tainted value, as the kernel
+    prints them ("W", "N"); an unknown bit as "bitN"."""
+    return [TAINT_FLAGS[b] if b < len(TAINT_FLAGS) else f"bit{b}"
+            for b in range(value.bit_length()) if value >> b & 1]
 
 
 def policy_message(lines, i, used):
@@ -243,8 +377,9 @@ def policy_message(lines, i, used):
 
 
 def splats(lines):
-    """The console lines that report a problem, as (line number, text),
-    less the policy's own WARNINGs, each paired with its report line."""
+    """The console lines (clean()ed) that report a problem, as (line
+    number, text), less the policy's own WARNINGs, each paired with its
+    report line."""
     found = []
     used = set()
     for i, line in enumerate(lines):
@@ -259,12 +394,46 @@ def splats(lines):
     return found
 
 
+def stray_callers(lines, allowed):
+    """The policy's report lines (clean()ed) whose caller is neither in a
+    test module of the series nor a function the row allows, as (line
+    number, caller): a driver of the kernel mapping RAM is a regression."""
+    found = []
+    for i, line in enumerate(lines):
+        m = POLICY_REPORT.match(line) or POLICY_LATER.match(line)
+        if not m:
+            continue
+        module, caller = m.group("module"), m.group("caller")
+        if module and TEST_MODULE.match(module):
+            continue
+        if caller.split("+", 1)[0] in allowed:
+            continue
+        found.append((i + 1, caller + (f" [{module}]" if module else "")))
+    return found
+
+
+def read_console(console):
+    """The console's lines, raw.  A missing, empty or binary file is no
+    console log: JudgeError."""
+    try:
+        with open(console, "rb") as f:
+            data = f.read()
+    except OSError as err:
+        raise JudgeError(f"{console}: cannot read the console log: {err.strerror}") from err
+    if not data.strip():
+        raise JudgeError(f"{console}: the console log is empty (the guest printed nothing)")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise JudgeError(f"{console}: the console log is binary (a NUL byte at offset "
+                         f"{nul}): not a console log")
+    text = data.decode("utf-8", errors="replace")
+    return [line.replace("\r", "") for line in text.split("\n")]
+
+
 def judge(console, expect, policy, kp):
     v = Verdict()
-    with open(console, encoding="utf-8", errors="replace") as f:
-        raw = [line.rstrip("\n").replace("\r", "") for line in f]
-    lines = [clean(line) for line in raw]
-    want = read_expectations(expect)
+    want, allow = read_expectations(expect)
+    lines = [clean(line) for line in read_console(console)]
 
     # boot: the guest reached the last marker.
     dump, dumped = section(lines, "kernel log")
@@ -293,6 +462,9 @@ def judge(console, expect, policy, kp):
     ktests = {t for t, _ in want if not t.startswith("kunit:")}
     if suite is not None:
         plan, tests = kselftests(suite)
+        for test, n in Counter(t for t, _, _ in tests).items():
+            if n > 1:
+                problems.setdefault(test, []).append(f"ran {n} times")
         if plan is None and ktests:
             problems["(runner)"] = ["no top-level TAP plan from run_kselftest.sh"]
         elif plan is not None and plan != len(tests):
@@ -327,8 +499,19 @@ def judge(console, expect, policy, kp):
     if kunit:
         if dump is None:
             problems["kunit"] = ["no kernel log dumped to read the KUnit results from"]
-        elif not walk(kp, dump, None, observed, problems):
-            problems["kunit"] = ["no KTAP in the kernel log"]
+        else:
+            docs = ktap_documents(dump)
+            if not docs:
+                problems["kunit"] = ["no KTAP in the kernel log"]
+            seen = {}
+            for at, doc in docs:
+                for name in walk(kp, doc, None, observed, problems) or []:
+                    if name in seen:
+                        problems.setdefault(name, []).append(
+                            f"a second KTAP document for the suite, at line {at + 1} of the "
+                            f"kernel log (the first at line {seen[name] + 1})")
+                    else:
+                        seen[name] = at
     if problems:
         v.add("FAIL", "suite", "; ".join(f"{t}: {', '.join(w)}" for t, w in problems.items()))
     else:
@@ -359,19 +542,44 @@ def judge(console, expect, policy, kp):
                   f"ran ({', '.join(got)}) but is not listed in {os.path.basename(expect)}")
 
     # kernel log: complete, and nothing in the whole console.
-    bad = splats(raw)
+    bad = splats(lines)
+    stray = stray_callers(lines, allow["caller"])
     first = next((x for x in (dump or []) if x.strip()), None)
     if dump is None:
         v.add("FAIL", "kernel-log", "no kernel log dumped")
     elif not first or not BANNER.search(first):
         v.add("FAIL", "kernel-log", "incomplete: the dump does not start at the boot banner "
               f"(the ring buffer wrapped?), it starts with: {(first or 'nothing')[:100]}")
-    elif bad:
-        v.add("FAIL", "kernel-log", f"{len(bad)} unexpected report line(s), first: "
-              f"console line {bad[0][0]}: {bad[0][1][:160]}")
+    elif bad or stray:
+        why = []
+        if bad:
+            why.append(f"{len(bad)} unexpected report line(s), first: "
+                       f"console line {bad[0][0]}: {bad[0][1][:160]}")
+        if stray:
+            why.append(f"ioremap() of RAM by a caller this row does not expect: "
+                       f"{', '.join(sorted({c for _, c in stray}))} "
+                       f"(first at console line {stray[0][0]})")
+        v.add("FAIL", "kernel-log", "; ".join(why))
     else:
         v.add("PASS", "kernel-log", "complete from the boot banner; no oops, BUG, panic "
-              "or WARNING but the policy's own reports")
+              "or WARNING but the policy's own reports, each by an expected caller")
+
+    # taint: the kernel's own summary, read at the last marker.
+    m = re.match(re.escape(MARK) + r"kernel log end tainted=(\d+)$",
+                 next((x for x in lines if x.startswith(MARK + "kernel log end")), ""))
+    if not m:
+        v.add("FAIL", "taint", "no 'kernel log end tainted=N' marker: the guest never read "
+              "/proc/sys/kernel/tainted")
+    else:
+        flags = taint_letters(int(m.group(1)))
+        extra = [f for f in flags if f not in allow["taint"]]
+        allowed = " ".join(sorted(allow["taint"])) or "none"
+        if extra:
+            v.add("FAIL", "taint", f"tainted={m.group(1)} ({' '.join(flags)}): "
+                  f"{' '.join(extra)} not allowed on this row (allowed: {allowed})")
+        else:
+            v.add("PASS", "taint", f"tainted={m.group(1)} ({' '.join(flags) or 'none'}; "
+                  f"allowed: {allowed})")
     return v
 
 
@@ -384,25 +592,46 @@ def skip_reason(suite, dump, test, case):
     return "skipped, as expected"
 
 
+def patterns_table():
+    """SPLATS as the Markdown table of Documentation/testing.md."""
+    return "\n".join(["| report | pattern (Python re, on a console line) | printed by |",
+                      "|---|---|---|"] +
+                     [f"| {name} | `{pattern.replace('|', '&#124;')}` | {where} |"
+                      for name, pattern, where in SPLATS])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--console", required=True, help="the guest's console log")
-    ap.add_argument("--expect", required=True, help="kselftest/expect/NAME")
-    ap.add_argument("--policy", required=True, help="the policy the kernel must report")
-    ap.add_argument("--kunit-dir", required=True, help="tools/testing/kunit of a kernel tree")
+    ap.add_argument("--console", help="the guest's console log")
+    ap.add_argument("--expect", help="kselftest/expect/NAME")
+    ap.add_argument("--policy", help="the policy the kernel must report")
+    ap.add_argument("--kunit-dir", help="tools/testing/kunit of a kernel tree")
     ap.add_argument("--tsv", help="write the checks here too")
     ap.add_argument("--parser-log", help="write kunit_parser's own output here")
+    ap.add_argument("--patterns", action="store_true",
+                    help="print the kernel's reports the judge knows, as a Markdown table")
     args = ap.parse_args()
-    for path in (args.console, args.expect):
-        if not os.path.isfile(path):
-            print(f"judge: {path}: no such file", file=sys.stderr)
-            return 2
-    kp = load_parser(args.kunit_dir)
+    if args.patterns:
+        print(patterns_table())
+        return 0
+    missing = [o for o in ("console", "expect", "policy", "kunit_dir") if not getattr(args, o)]
+    if missing:
+        ap.error("missing " + ", ".join("--" + o.replace("_", "-") for o in missing))
+    if args.tsv:
+        # No verdict of an earlier run survives this one, whatever happens.
+        open(args.tsv, "w", encoding="utf-8").close()
     try:
+        for path in (args.console, args.expect):
+            if not os.path.isfile(path):
+                raise JudgeError(f"{path}: no such file")
+        kp = load_parser(args.kunit_dir)
         v = judge(args.console, args.expect, args.policy, kp)
+    except JudgeError as err:
+        print(f"judge: {err}", file=sys.stderr)
+        return 2
     except Exception as err:    # pylint: disable=broad-except
         # No verdict is a failed run, never a crashed judge's exit 1.
-        print(f"judge: {type(err).__name__}: {err}", file=sys.stderr)
+        print(f"judge: cannot judge: {type(err).__name__}: {err}", file=sys.stderr)
         return 2
     text = "".join(f"{s}\t{n}\t{w}\n" for s, n, w in v.checks)
     sys.stdout.write(text)

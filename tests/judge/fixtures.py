@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The judge (scripts/judge.py) on its fixtures, each against the whole
+table it must answer.
+
+A fixture is tests/judge/NAME.want: the table of checks the judge must
+print for the console log NAME.log, in order, one "STATUS<TAB>check<TAB>
+reason" a line, where the reason, if given, must be part of the judge's
+(empty: any).  Lines before the table may say how the judge is called:
+
+  policy NAME      the policy the row expects (default: reject)
+  expect FILE      the expectations, in tests/judge/ (default: expect)
+  console FILE     the console log, in tests/judge/ (default: NAME.log)
+  exit 2 TEXT      the judge cannot judge: it exits 2, prints no check,
+                   and TEXT is part of what it says on stderr
+
+The judge must exit 1 where the table has a FAIL, else 0.  Prints one
+result a fixture, "PASS|FAIL<TAB>fixture/NAME<TAB>why"; exits 1 if one
+failed.  --update NAME writes NAME.want from the judge's answer (to review
+with git diff, never to accept unread).
+
+Usage: fixtures.py --kunit-dir DIR [--update NAME]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JUDGE = os.path.join(HERE, "..", "..", "scripts", "judge.py")
+
+
+def read_want(path):
+    """The fixture's call (policy, expect, console, exit) and its table."""
+    call = {"policy": "reject", "expect": "expect", "console": None, "exit": None}
+    table = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if fields[0] in ("PASS", "FAIL", "SKIP"):
+                if len(fields) not in (2, 3):
+                    raise ValueError(f"{path}:{n}: want STATUS<TAB>check[<TAB>reason]")
+                table.append((fields[0], fields[1], fields[2] if len(fields) == 3 else ""))
+                continue
+            key, _, value = line.partition(" ")
+            if key not in call or not value:
+                raise ValueError(f"{path}:{n}: unknown line '{line}'")
+            call[key] = value
+    return call, table
+
+
+def run(name, call, kunit_dir):
+    """The judge on the fixture: exit code, its checks, its stderr."""
+    console = os.path.join(HERE, call["console"] or name + ".log")
+    proc = subprocess.run(
+        [sys.executable, JUDGE, "--console", console, "--expect",
+         os.path.join(HERE, call["expect"]), "--policy", call["policy"],
+         "--kunit-dir", kunit_dir],
+        capture_output=True, text=True, check=False)
+    checks = [tuple((line.split("\t") + ["", ""])[:3])
+              for line in proc.stdout.splitlines() if line]
+    return proc.returncode, checks, proc.stderr.strip()
+
+
+def compare(call, table, rc, checks, err):
+    """Why the judge's answer is not the table's, or None."""
+    if call["exit"]:
+        code, _, text = call["exit"].partition(" ")
+        if rc != int(code) or checks or text not in err:
+            return f"must exit {code} with no check, saying '{text}'; " \
+                   f"exited {rc} with {len(checks)} check(s), saying '{err[:200]}'"
+        return None
+    want_rc = 1 if any(s == "FAIL" for s, _, _ in table) else 0
+    if rc != want_rc:
+        return f"exit {rc}, must be {want_rc}" + (f" (stderr: {err[:200]})" if err else "")
+    for i in range(max(len(table), len(checks))):
+        want = table[i] if i < len(table) else None
+        got = checks[i] if i < len(checks) else None
+        if want is None:
+            return f"check {i + 1}: extra {got[0]} {got[1]} ({got[2][:150]})"
+        if got is None:
+            return f"check {i + 1}: missing {want[0]} {want[1]}"
+        if (want[0], want[1]) != (got[0], got[1]) or want[2] not in got[2]:
+            return (f"check {i + 1}: {got[0]} {got[1]} ({got[2][:150]}), "
+                    f"must be {want[0]} {want[1]}" + (f" ({want[2][:150]})" if want[2] else ""))
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    ap.add_argument("--kunit-dir", required=True)
+    ap.add_argument("--update", metavar="NAME")
+    args = ap.parse_args()
+    if args.update:
+        path = os.path.join(HERE, args.update + ".want")
+        call, _ = read_want(path) if os.path.exists(path) else ({"policy": "reject",
+                                                                 "expect": "expect",
+                                                                 "console": None,
+                                                                 "exit": None}, [])
+        _, checks, _ = run(args.update, call, args.kunit_dir)
+        head = []
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                head = [x for x in f if not x.startswith(("PASS\t", "FAIL\t", "SKIP\t"))]
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(head)
+            f.writelines("\t".join(c) + "\n" for c in checks)
+        return 0
+    names = sorted(f[:-5] for f in os.listdir(HERE) if f.endswith(".want"))
+    failed = 0
+    for name in names:
+        try:
+            call, table = read_want(os.path.join(HERE, name + ".want"))
+            why = compare(call, table, *run(name, call, args.kunit_dir))
+        except (OSError, ValueError) as err:
+            why = str(err)
+        if why:
+            failed += 1
+            print(f"FAIL\tfixture/{name}\t{why}")
+        else:
+            fails = sorted({c for s, c, _ in table if s == "FAIL"})
+            print(f"PASS\tfixture/{name}\t" + (f"exit {call['exit']}" if call["exit"] else
+                                               f"fails: {' '.join(fails)}" if fails else ""))
+    if not names:
+        print(f"FAIL\tfixtures\tno fixture (*.want) in {HERE}")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
