@@ -70,34 +70,37 @@ RESULT = re.compile(r"^(ok|not ok) (\d+) (?:- )?([^#]*?)\s*(#.*)?$")
 # A console line that matches one fails "kernel-log", but for the policy's
 # own WARNING with its report line.
 SPLATS = [
-    ("oops", r"Internal error: |Oops", "arch/arm/kernel/traps.c"),
-    ("BUG()", r"kernel BUG at ", "lib/bug.c"),
-    ("BUG report", r"BUG: ", "kernel/sched/core.c, mm/page_alloc.c, "
-     "kernel/locking/spinlock_debug.c, ..."),
-    ("panic", r"Kernel panic", "kernel/panic.c"),
-    ("fault", r"Unable to handle kernel", "arch/arm/mm/fault.c"),
-    ("WARNING", r"WARNING: ", "kernel/panic.c (__warn)"),
+    # The specific first: a line is of the first kind it matches.
     ("SLUB", r"^=*\s*BUG \S+ \(|^INFO: .*(corrupt|overwritten|[Pp]oison)", "mm/slub.c"),
-    ("OOM", r"invoked oom-killer: |Out of memory", "mm/oom_kill.c"),
-    ("spurious IRQ", r"irq \d+: nobody cared", "kernel/irq/spurious.c"),
+    ("KASAN", r"KASAN:", "mm/kasan/report.c"),
+    ("KFENCE", r"BUG: KFENCE: ", "mm/kfence/report.c"),
+    ("KCSAN", r"BUG: KCSAN: ", "kernel/kcsan/report.c"),
+    ("UBSAN", r"UBSAN:", "lib/ubsan.c"),
     ("soft lockup", r"BUG: soft lockup", "kernel/watchdog.c"),
     ("hard lockup", r"Watchdog detected hard LOCKUP", "kernel/watchdog.c"),
     ("hung task", r"INFO: task .* blocked for more than", "kernel/hung_task.c"),
-    ("refcount", r"refcount_t: ", "lib/refcount.c"),
-    ("list corruption", r"list_(add|del) corruption", "lib/list_debug.c"),
-    ("KASAN", r"KASAN:", "mm/kasan/report.c"),
-    ("KFENCE", r"BUG: KFENCE: ", "mm/kfence/report.c"),
-    ("UBSAN", r"UBSAN:", "lib/ubsan.c"),
-    ("KCSAN", r"BUG: KCSAN: ", "kernel/kcsan/report.c"),
-    ("kmemleak", r"kmemleak: \d+ new suspected memory leak|unreferenced object 0x",
-     "mm/kmemleak.c"),
+    ("RCU stall", r"rcu_sched self-detected stall|INFO: rcu_.* detected stall",
+     "kernel/rcu/tree_stall.h"),
     ("lockdep", r"possible circular locking|inconsistent lock state|"
      r"possible recursive locking|suspicious RCU usage", "kernel/locking/lockdep.c"),
     ("debugobjects", r"ODEBUG:", "lib/debugobjects.c"),
-    ("RCU stall", r"rcu_sched self-detected stall|INFO: rcu_.* detected stall",
-     "kernel/rcu/tree_stall.h"),
+    ("kmemleak", r"kmemleak: \d+ new suspected memory leak|unreferenced object 0x",
+     "mm/kmemleak.c"),
+    ("refcount", r"refcount_t: ", "lib/refcount.c"),
+    ("list corruption", r"list_(add|del) corruption", "lib/list_debug.c"),
+    ("OOM", r"invoked oom-killer: |Out of memory", "mm/oom_kill.c"),
+    ("spurious IRQ", r"irq \d+: nobody cared", "kernel/irq/spurious.c"),
+    # Then the general ones.
+    ("BUG()", r"kernel BUG at ", "lib/bug.c"),
+    ("oops", r"Internal error: |Oops", "arch/arm/kernel/traps.c"),
+    ("panic", r"Kernel panic", "kernel/panic.c"),
+    ("fault", r"Unable to handle kernel", "arch/arm/mm/fault.c"),
+    ("BUG report", r"BUG: ", "kernel/sched/core.c, mm/page_alloc.c, "
+     "kernel/locking/spinlock_debug.c, ..."),
+    ("WARNING", r"WARNING: ", "kernel/panic.c (__warn)"),
 ]
 SPLAT = re.compile("|".join(f"(?:{p})" for _, p, _ in SPLATS))
+SPLAT_KINDS = [(name, re.compile(p)) for name, p, _ in SPLATS]
 # /proc/sys/kernel/tainted, bit by bit (kernel/panic.c, taint_flags[]).
 TAINT_FLAGS = "PFSRMBUDAWCIOELKXTNJ"
 # The policy's own backtrace: WARN() in ioremap_ram_event() (inlined or
@@ -376,6 +379,11 @@ def policy_message(lines, i, used):
     return None
 
 
+def splat_kind(line):
+    """The kind of report (SPLATS) a console line is, or None."""
+    return next((name for name, rx in SPLAT_KINDS if rx.search(line)), None)
+
+
 def splats(lines):
     """The console lines (clean()ed) that report a problem, as (line
     number, text), less the policy's own WARNINGs, each paired with its
@@ -553,7 +561,8 @@ def judge(console, expect, policy, kp):
     elif bad or stray:
         why = []
         if bad:
-            why.append(f"{len(bad)} unexpected report line(s), first: "
+            kinds = list(OrderedDict.fromkeys(splat_kind(t) for _, t in bad))
+            why.append(f"{len(bad)} unexpected report line(s) ({', '.join(kinds)}), first: "
                        f"console line {bad[0][0]}: {bad[0][1][:160]}")
         if stray:
             why.append(f"ioremap() of RAM by a caller this row does not expect: "

@@ -172,6 +172,7 @@ class Splats(unittest.TestCase):
                 self.assertTrue(re.search(pattern, self.SAMPLES[name]), self.SAMPLES[name])
                 self.assertEqual(judge.splats(["ok", self.SAMPLES[name]]),
                                  [(2, self.SAMPLES[name])])
+                self.assertEqual(judge.splat_kind(self.SAMPLES[name]), name)
 
     def test_benign_lines(self):
         self.assertEqual(judge.splats(self.BENIGN), [])
