@@ -12,6 +12,8 @@
 #                 corpus, compile coverage (6 configs W=1 C=1, each prefix)
 #   make judge-test  the judge (scripts/judge.py) on its fixtures (tests/judge/)
 #                 and ShellCheck: seconds
+#   make judge-live  the judge on the debug kernel made to print, on purpose,
+#                 the reports it must fail a run on (tests/trip/judge_trip.c)
 #   make tree-test  the tree stage (scripts/tree.sh, export-series.sh) on a
 #                 stand-in repository: a KERNEL_SRC tree is never touched; seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
@@ -51,7 +53,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check gates judge-test tree-test reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check gates judge-test tree-test judge-live reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -78,6 +80,10 @@ judge-test:
 
 tree-test:
 	@tests/tree/run.sh
+
+judge-live:
+	@scripts/deps.sh 6.12
+	@scripts/judge-live.sh
 
 reliability:
 	@scripts/reliability.sh

@@ -190,6 +190,19 @@ wait_guests 1
 [ ${#early_trees[@]} -eq 0 ] || wait "${early_trees[@]}" || true
 
 if [ "$all" = 1 ]; then
+	# The judge on a kernel made to fail (scripts/judge-live.sh), on the
+	# debug row's build, made above.
+	live_row=6.12-debug
+	if printf '%s\n' "${rows[@]}" | grep -qxF "$live_row"; then
+		say check "the judge on the $live_row kernel made to fail on purpose; log: $BUILD/logs/judge-live.log"
+		timed judge-live "$live_row" "$TOP/scripts/judge-live.sh" "$live_row" \
+			>"$BUILD/logs/judge-live.log" 2>&1 || true
+	else
+		mkdir -p "$BUILD/results/judge-live"
+		printf 'SKIP\tjudge-live\trow %s, whose kernel it boots, is not among the rows\n' \
+			"$live_row" >"$BUILD/results/judge-live/results.tsv"
+	fi
+	extra+=(judge-live)
 	# The gates first, then LAVA's jobs, each bounded: a stage that hangs
 	# is stopped at the deadline and fails, named, with the processes it
 	# left in its log, instead of holding the run past CI's budget.

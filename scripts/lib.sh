@@ -52,11 +52,12 @@ row_field() {
 		END { exit !found }' "$TOP/configs/matrix.tsv"
 }
 
-# row_tests ROW: the kselftests the row's expectations name, as the guest's
-# suite takes them (kselftest/suite): "arm:NAME,arm:NAME..."
-row_tests() {
-	awk '!/^#/ && NF && $1 !~ /^kunit:/ { print "arm:" $1 }' \
-		"$TOP/kselftest/expect/$(row_field "$1" expect)" | awk '!seen[$0]++' | paste -sd, -
+# expect_tests FILE: the kselftests an expectation file names, as the
+# guest's suite takes them (kselftest/suite): "arm:NAME,arm:NAME...", not
+# its KUnit suites ("kunit:SUITE") nor what it allows ("allow ...").
+expect_tests() {
+	awk '{ sub(/#.*/, "") } NF && $1 !~ /^kunit:/ && $1 != "allow" { print "arm:" $1 }' "$1" |
+		awk '!seen[$0]++' | paste -sd, -
 }
 
 # series_stamp: a fingerprint of patches/ (the series file and the patches)
@@ -340,8 +341,7 @@ row_record() {
 			rextra+=("${rq[i]}")
 		fi
 	done
-	tests=$(awk '!/^#/ && NF && $1 !~ /^kunit:/ { print "arm:" $1 }' \
-		"$TOP/kselftest/expect/${c[expect]}" | awk '!seen[$0]++' | paste -sd, -)
+	tests=$(expect_tests "$TOP/kselftest/expect/${c[expect]}")
 	local key
 	# shellcheck disable=SC2086 # one word a fragment
 	key=$(build_key "${c[base]}" ${c[fragments]})

@@ -6,7 +6,10 @@ table it must answer.
 A fixture is tests/judge/NAME.want: the table of checks the judge must
 print for the console log NAME.log, in order, one "STATUS<TAB>check<TAB>
 reason" a line, where the reason, if given, must be part of the judge's
-(empty: any).  Lines before the table may say how the judge is called:
+(empty: any; parts joined by " ... " must each be part of it, in any
+order).  A line "..." stands for any checks, as few as need be, up to the
+next line that matches.  Lines before the table may say how the judge is
+called:
 
   policy NAME      the policy the row expects (default: reject)
   expect FILE      the expectations, in tests/judge/ (default: expect)
@@ -20,6 +23,8 @@ failed.  --update NAME writes NAME.want from the judge's answer (to review
 with git diff, never to accept unread).
 
 Usage: fixtures.py --kunit-dir DIR [--update NAME]
+       fixtures.py --kunit-dir DIR --want FILE --console LOG
+         (one fixture on a log made elsewhere: scripts/judge-live.sh)
 """
 
 import argparse
@@ -39,6 +44,9 @@ def read_want(path):
         for n, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if not line.strip() or line.startswith("#"):
+                continue
+            if line == "...":
+                table.append(("...", "", ""))
                 continue
             fields = line.split("\t")
             if fields[0] in ("PASS", "FAIL", "SKIP"):
@@ -74,27 +82,58 @@ def compare(call, table, rc, checks, err):
             return f"must exit {code} with no check, saying '{text}'; " \
                    f"exited {rc} with {len(checks)} check(s), saying '{err[:200]}'"
         return None
-    want_rc = 1 if any(s == "FAIL" for s, _, _ in table) else 0
-    if rc != want_rc:
+    # The exit code agrees with the judge's checks, and with the table's
+    # (a table with "..." and no FAIL leaves it to the checks).
+    want_rc = 1 if any(s == "FAIL" for s, _, _ in table) else \
+        1 if any(s == "..." for s, _, _ in table) and any(s == "FAIL" for s, _, _ in checks) \
+        else 0
+    if rc != want_rc or rc != (1 if any(s == "FAIL" for s, _, _ in checks) else 0):
         return f"exit {rc}, must be {want_rc}" + (f" (stderr: {err[:200]})" if err else "")
-    for i in range(max(len(table), len(checks))):
-        want = table[i] if i < len(table) else None
-        got = checks[i] if i < len(checks) else None
-        if want is None:
-            return f"check {i + 1}: extra {got[0]} {got[1]} ({got[2][:150]})"
-        if got is None:
-            return f"check {i + 1}: missing {want[0]} {want[1]}"
-        if (want[0], want[1]) != (got[0], got[1]) or want[2] not in got[2]:
+    i = 0
+    for n, want in enumerate(table):
+        if want[0] == "...":
+            continue
+        skip = n > 0 and table[n - 1][0] == "..."
+        while i < len(checks) and skip and not matches(want, checks[i]):
+            i += 1
+        if i >= len(checks):
+            same = [c for c in checks if c[1] == want[1]]
+            return f"check {i + 1}: missing {want[0]} {want[1]}" + (
+                f" ({want[2][:150]}); the judge has {same[0][0]} {want[1]} ({same[0][2][:200]})"
+                if same else "")
+        got = checks[i]
+        if not matches(want, got):
             return (f"check {i + 1}: {got[0]} {got[1]} ({got[2][:150]}), "
                     f"must be {want[0]} {want[1]}" + (f" ({want[2][:150]})" if want[2] else ""))
+        i += 1
+    if i < len(checks) and not (table and table[-1][0] == "..."):
+        got = checks[i]
+        return f"check {i + 1}: extra {got[0]} {got[1]} ({got[2][:150]})"
     return None
+
+
+def matches(want, got):
+    """A line of the table and a check of the judge's agree."""
+    return (want[0], want[1]) == (got[0], got[1]) and \
+        all(part in got[2] for part in want[2].split(" ... "))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--kunit-dir", required=True)
     ap.add_argument("--update", metavar="NAME")
+    ap.add_argument("--want", help="one fixture's table, for --console")
+    ap.add_argument("--console", help="the log to judge against --want")
     args = ap.parse_args()
+    if args.want or args.console:
+        if not (args.want and args.console):
+            ap.error("--want and --console go together")
+        call, table = read_want(args.want)
+        call["console"] = os.path.abspath(args.console)
+        name = os.path.basename(args.want)[:-5]
+        why = compare(call, table, *run(name, call, args.kunit_dir))
+        print(f"{'FAIL' if why else 'PASS'}\tlive/{name}\t{why or ''}")
+        return 1 if why else 0
     if args.update:
         path = os.path.join(HERE, args.update + ".want")
         call, _ = read_want(path) if os.path.exists(path) else ({"policy": "reject",

@@ -17,10 +17,10 @@ ROWS = [
          policy="warn", qemu="-", params="-", env="-", expect="set-b"),
 ]
 EXPECT = {
-    # kselftests named once each, in order; KUnit cases and comments are not
-    # kselftests
-    "set-a": "# comment\nioremap_pool.sh load ok\nkunit:arm_ioremap_pool case ok\n"
-             "ioremap_pool.sh unload ok\nioremap_ram.sh map skip\n",
+    # kselftests named once each, in order; KUnit cases, comments and what
+    # the file allows are not kselftests
+    "set-a": "# comment\nallow taint W N\nioremap_pool.sh load ok\nkunit:arm_ioremap_pool case ok\n"
+             "ioremap_pool.sh unload ok  # a note\nallow caller foo_probe\nioremap_ram.sh map skip\n",
     "set-b": "vmap_stacks.sh stack ok\n",
 }
 NAMES = ("ROW", "BASE", "KIND", "FRAGMENTS", "KEY", "OUT", "RES", "POLICY", "EXPECT", "TESTS",
