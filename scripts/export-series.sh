@@ -83,6 +83,19 @@ declare -A note=()
 while read -r name rest; do
 	[ -z "$rest" ] || note[${name#[0-9][0-9][0-9][0-9]-}]=$rest
 done < <(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$TOP/patches/series" 2>/dev/null || true)
+# A patch that differs from the one in patches/ only in its "From <commit>"
+# line and its Date: (the cover letter's is the time of the export; a
+# commit made again has another id) keeps the old file: an export with no
+# change leaves patches/ as it was, byte for byte.
+same() {
+	[ -f "$2" ] && cmp -s <(sed -E '1s/^From [0-9a-f]{40} /From /; /^Date: /d' "$1") \
+		<(sed -E '1s/^From [0-9a-f]{40} /From /; /^Date: /d' "$2")
+}
+for f in "$tmp"/*.patch; do
+	if same "$f" "$TOP/patches/${f##*/}"; then
+		cp "$TOP/patches/${f##*/}" "$f"
+	fi
+done
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/*.patch "$TOP/patches/"
 {
