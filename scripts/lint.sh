@@ -29,10 +29,8 @@ mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]]
 
 # checkpatch, from a folder outside any git checkout: given a path that git
 # tracks, checkpatch.pl checks the file itself instead of the patch in it.
-# UNKNOWN_COMMIT_ID is ignored: checkpatch looks a Fixes: id up with git log,
-# and Debian's tarball has no history (patch 3's id, 309caa9cc6ff, is
-# v2.6.36's "ARM: Prohibit ioremap() on kernel managed RAM"; patch 31's,
-# 565cbaad83d8, "ARM: 9202/1: kasan: support CONFIG_KASAN_VMALLOC").
+# UNKNOWN_COMMIT_ID is left to the check "fixes" below: checkpatch looks a
+# Fixes: id up with git log, and Debian's tarball has no history.
 # FILE_PATH_CHANGES is ignored: checkpatch asks it of every patch that adds
 # a file and does not touch MAINTAINERS, even when a pattern of the entry
 # covers it (tools/testing/selftests/arm/); the check "maintainers" below
@@ -51,6 +49,19 @@ for p in "${patches[@]}"; do
 	else
 		record FAIL "checkpatch/$p" "$total; first: $(grep -v '^total:' <<<"$out" | head -n 1)"
 	fi
+	# Each Fixes: tag names a known commit, by its id and its subject
+	# (configs/fixes.tsv): a mistyped id or subject fails.
+	while IFS= read -r tag; do
+		id=$(sed -n 's/^Fixes: \([0-9a-f]\{12\}\) ("\(.*\)")$/\1/p' <<<"$tag")
+		subj=$(sed -n 's/^Fixes: \([0-9a-f]\{12\}\) ("\(.*\)")$/\2/p' <<<"$tag")
+		if [ -z "$id" ]; then
+			record FAIL "fixes/$p" "'$tag' is not 'Fixes: <12 hex digits> (\"subject\")'"
+		elif ! grep -qxF "$id	$subj" "$TOP/configs/fixes.tsv"; then
+			record FAIL "fixes/$p" "'$tag' is not in configs/fixes.tsv (id and subject)"
+		else
+			record PASS "fixes/$p" "$id"
+		fi
+	done < <(grep '^Fixes: ' "$tmp/$p" || true)
 	subject=$(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$tmp/$p")
 	if ! grep -qE '^(ARM: mm: |ARM: kasan: |mm/memblock: |memblock tests: |selftests: arm: |Documentation: arm: |coccinelle: api: )' <<<"$subject"; then
 		record FAIL "subject/$p" "'$subject' has no subsystem prefix"
