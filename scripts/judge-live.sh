@@ -3,7 +3,8 @@
 # row's kernel boots with tests/trip/judge_trip.c, a module built out of
 # tree and added to the row's initramfs, which makes the kernel print
 # SLUB's own report, a refcount_t underflow, a list corruption and a
-# policy report by a caller that is no test module of the series; the
+# policy report by a caller that is no test module of the series, and
+# /init runs the guest out of memory (the OOM killer); the
 # judge must fail the run for each, as tests/judge/live/trip.want says
 # (tests/judge/fixtures.py compares).  Results in
 # build/results/judge-live/results.tsv.
@@ -56,7 +57,7 @@ cat "$OUT/rootfs.cpio.gz" "$mod/trip.cpio.gz" >"$live/rootfs.cpio.gz"
 # One short kselftest after the trips: the run must get to its end, so
 # that what fails is the judge's reading of the log, not the boot.
 BOOT_DT=${DT_FRAGMENT:-} timed judge-live boot "$TOP/scripts/boot.sh" "$live" "$res" "$QEMU_OPTS" \
-	"$PARAMS JUDGE_TRIP=slub,refcount,list,caller KSELFTEST_TESTS=arm:ioremap_ram.sh" ||
+	"$PARAMS JUDGE_TRIP=slub,refcount,list,caller,oom KSELFTEST_TESTS=arm:ioremap_ram.sh" ||
 	failed "the boot stage failed, log: $res/console.log"
 
 "$TOP/tests/judge/fixtures.py" --kunit-dir "$(kunit_dir)" --want "$TOP/tests/judge/live/trip.want" \
