@@ -36,9 +36,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 JUDGE = os.path.join(HERE, "..", "..", "scripts", "judge.py")
 
 
+# How the judge is called on a fixture, unless its lines before the table
+# say otherwise.
+DEFAULT_CALL = {"policy": "reject", "expect": "expect", "console": None, "exit": None}
+
+
 def read_want(path):
     """The fixture's call (policy, expect, console, exit) and its table."""
-    call = {"policy": "reject", "expect": "expect", "console": None, "exit": None}
+    call = dict(DEFAULT_CALL)
     table = []
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -136,10 +141,7 @@ def main():
         return 1 if why else 0
     if args.update:
         path = os.path.join(HERE, args.update + ".want")
-        call, _ = read_want(path) if os.path.exists(path) else ({"policy": "reject",
-                                                                 "expect": "expect",
-                                                                 "console": None,
-                                                                 "exit": None}, [])
+        call, _ = read_want(path) if os.path.exists(path) else (dict(DEFAULT_CALL), [])
         _, checks, _ = run(args.update, call, args.kunit_dir)
         head = []
         if os.path.exists(path):

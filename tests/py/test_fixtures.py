@@ -12,7 +12,7 @@ SPEC = importlib.util.spec_from_file_location(
 fixtures = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(fixtures)
 
-CALL = {"policy": "reject", "expect": "expect", "console": None, "exit": None}
+CALL = fixtures.DEFAULT_CALL
 CHECKS = [("PASS", "boot", "dumped"), ("PASS", "a/x", ""), ("FAIL", "a/y", "did not run"),
           ("FAIL", "kernel-log", "3 lines (SLUB, refcount), first: BUG kmalloc-64"),
           ("FAIL", "taint", "tainted=4128 (B O)")]
