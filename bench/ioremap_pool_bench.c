@@ -6,11 +6,15 @@
  *
  *  P2b  ioremap_pool_alloc()+ioremap_pool_free() against raw
  *       gen_pool_alloc()+gen_pool_free() on a private genalloc pool of the
- *       same size and granularity: the cost of the tracking layer.
+ *       same size and granularity: the cost of the tracking layer.  The
+ *       pool's free clears the block (a write-combined mapping, memset_io(),
+ *       iounmap()), which genalloc does not: that clearing is measured
+ *       alone too, on a block held, and bench.sh takes it off.
  *  P2   the pool against cma_alloc()+cma_release() on the default CMA
  *       area, and against dma_alloc_coherent()+dma_free_coherent() on a
  *       platform device; the latter also maps and clears the buffer, so
- *       the pool is measured with ioremap_wc()+memset_io()+iounmap() too.
+ *       the pool is measured with ioremap_wc()+iounmap() too (its free
+ *       clears).
  *  P4   pool alloc+free as the pool fragments: the first FRAG% of the pool
  *       is filled with 4 KiB allocations and every other one is freed
  *       (4 KiB holes); at 0% the pool is empty.  The same run at each pool
@@ -46,6 +50,31 @@
 
 static const size_t sizes[] = { SZ_4K, SZ_64K, SZ_1M };
 
+/* P2b: what the pool's free spends clearing a block of @size, alone. */
+static int bench_clear(size_t size)
+{
+	phys_addr_t phys;
+	u64 t;
+
+	if (ioremap_pool_alloc(size, 0, &phys))
+		return -ENOMEM;
+	BENCH_MEDIAN(t, 200, {
+		void __iomem *va = ioremap_wc(phys, size);
+
+		if (!va)
+			goto fail;
+		memset_io(va, 0, size);
+		wmb();	/* as the pool's free: the zeros in memory */
+		iounmap(va);
+	});
+	ioremap_pool_free(phys, size);
+	pr_info("bench: p2b.clear.%zu %llu\n", size, t);
+	return 0;
+fail:
+	ioremap_pool_free(phys, size);
+	return -ENOMEM;
+}
+
 /* P2b: the pool against raw genalloc on a private pool of the same size. */
 static int bench_genalloc(void)
 {
@@ -76,6 +105,8 @@ static int bench_genalloc(void)
 		});
 		pr_info("bench: p2b.pool.%zu %llu\n", size, p);
 		pr_info("bench: p2b.genalloc.%zu %llu\n", size, q);
+		if (bench_clear(size))
+			goto fail;
 	}
 	gen_pool_destroy(gp);
 	return 0;
@@ -149,7 +180,6 @@ static int bench_cma_dma(void)
 				ioremap_pool_free(phys, size);
 				goto nomem;
 			}
-			memset_io(va, 0, size);
 			iounmap(va);
 			ioremap_pool_free(phys, size);
 		});

@@ -56,7 +56,23 @@ if [ "$mode" != boot ]; then
 fi
 [ "$mode" != prepare ] || exit 0
 
+# A row of kind "edge" boots its kernel a first time without ioremap_pool=,
+# on the same machine, to read MemTotal (kselftest/init prints it and powers
+# off when the command line has memtotal=1); the row's own boot gets it as
+# IOREMAP_POOL_MEMTOTAL, and the pool's test checks what the pool cost.
+cmdline=$CMDLINE
+if [ "$KIND" = edge ]; then
+	ref=$RES/without-pool
+	refcmd=$(xargs -n 1 <<<"$CMDLINE" | grep -v '^ioremap_pool=' | xargs)
+	BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$ref" "$QEMU_OPTS" "$refcmd memtotal=1" ||
+		stage_failed boot "$ref/console.log"
+	memtotal=$(sed -n 's/^=== ioremap-ram: MemTotal: *\([0-9]*\) kB.*/\1/p' "$ref/console.log")
+	[ -n "$memtotal" ] || stage_failed boot-without-pool "$ref/console.log"
+	say boot "$ROW: MemTotal without the pool: $memtotal kB"
+	cmdline="$cmdline IOREMAP_POOL_MEMTOTAL=$memtotal"
+fi
+
 # The guest runs the tests the row's expectations name (TESTS), no others.
-BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$CMDLINE" ||
+BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$cmdline" ||
 	stage_failed boot "$RES/console.log"
 timed results "$ROW" "$TOP/scripts/results.sh" "$ROW"
