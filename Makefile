@@ -31,6 +31,11 @@
 #                 also reports the hits under a kernel directory
 #   make edit     lay the series onto a kernel git tree for editing (prints its path)
 #   make export   export that tree's commits back into patches/ (git format-patch)
+#   make mbox     the sub-series of patches/subseries, one mbox each in build/mbox/,
+#                 From: and Signed-off-by: you (git config user.name, user.email)
+#   make mbox-test  make mbox on a stand-in identity: each mbox applies on the base
+#                 after the ones it needs (6.12, and 6.1 where marked), passes
+#                 checkpatch, and builds; and its refusals
 #   make lava-jobs  a LAVA job per matrix row and device type (qemu, beaglebone-black)
 #                 in build/lava/, validated with LAVA's own code; ARTIFACTS_URL=, ROWS=
 #   make lava-artifacts  the qemu jobs' artifacts, to publish at ARTIFACTS_URL
@@ -53,7 +58,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help run check gates judge-test tree-test judge-live reliability compile-test deps bench lint cocci edit export clean lava-jobs lava-artifacts lava-run
+.PHONY: help run check gates judge-test tree-test judge-live reliability compile-test deps bench lint cocci edit export mbox mbox-test clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -115,6 +120,14 @@ edit:
 
 export:
 	@src=$$(bash -c '. scripts/lib.sh && tree_path $(BASE)') && scripts/export-series.sh "$$src"
+
+mbox:
+	@scripts/deps.sh 6.12
+	@scripts/mbox.sh
+
+mbox-test:
+	@scripts/deps.sh 6.12
+	@tests/mbox/run.sh
 
 lava-jobs:
 	@$(if $(ARTIFACTS_URL),ARTIFACTS_URL='$(ARTIFACTS_URL)') scripts/lava-jobs.sh $(ROWS) && \

@@ -20,6 +20,10 @@
  *   first memblock_is_map_memory() of that page: the unpatched kernel's
  *         check of the first page only, for reference
  *   ioremap  ioremap()+iounmap() of the MMIO range, the whole path
+ *   ri_mmio, ri_pool  region_intersects(..., IORESOURCE_SYSTEM_RAM, ...) of
+ *         the MMIO range and of the pool's first page: the other way to ask
+ *         whether a range is RAM, through iomem_resource (which the
+ *         splitting does not change)
  *
  * The memblock functions and struct are not exported: their addresses come
  * from bench_syms.h, which scripts/bench.sh writes from the kernel's
@@ -30,6 +34,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/io.h>
+#include <linux/ioport.h>
 #include <linux/memblock.h>
 #include <linux/module.h>
 #include <linux/sizes.h>
@@ -57,7 +62,7 @@ static int __init memblock_bench_init(void)
 	unsigned long done = 0, k;
 	unsigned int i, j;
 	volatile bool sink;
-	u64 t[4];
+	u64 t[6];
 
 	if (BENCH_ADDR_ioremap_pool_alloc != (unsigned long)ioremap_pool_alloc) {
 		pr_err("bench: bench_syms.h is not of the running kernel\n");
@@ -95,8 +100,16 @@ static int __init memblock_bench_init(void)
 			if (p)
 				iounmap(p);
 		});
-		pr_info("bench: memblock.%lu %llu %llu %llu %llu\n", mem->cnt,
-			t[0], t[1], t[2], t[3]);
+		BENCH_MEDIAN(t[4], 500,
+			     sink = region_intersects(BENCH_MMIO, SZ_4K,
+						      IORESOURCE_SYSTEM_RAM,
+						      IORES_DESC_NONE) != REGION_DISJOINT);
+		BENCH_MEDIAN(t[5], 500,
+			     sink = region_intersects(pool, SZ_4K,
+						      IORESOURCE_SYSTEM_RAM,
+						      IORES_DESC_NONE) != REGION_DISJOINT);
+		pr_info("bench: memblock.%lu %llu %llu %llu %llu %llu %llu\n",
+			mem->cnt, t[0], t[1], t[2], t[3], t[4], t[5]);
 		if (done < want)
 			break;
 	}

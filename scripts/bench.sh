@@ -200,14 +200,15 @@ hs() { case $1 in 4096) echo 4K ;; 65536) echo 64K ;; 1048576) echo 1M ;; 167772
 		done
 		echo
 		echo "P1  the RAM check alone against the number of memblock.memory regions (patched, 4K range)"
-		printf '%8s %8s %16s %16s %18s %16s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap"
-		grep '^memblock\.[0-9]' "$res/pool16.txt" | while read -r key a b c d; do
+		printf '%8s %6s %15s %15s %14s %16s %11s %11s\n' regions log2 "overlaps(MMIO)" "overlaps(pool)" "is_map_memory" "ioremap+iounmap" "ri(MMIO)" "ri(pool)"
+		grep '^memblock\.[0-9]' "$res/pool16.txt" | while read -r key a b c d e f; do
 			n=${key#memblock.}
-			printf '%8s %8s %16s %16s %18s %16s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d"
+			printf '%8s %6s %15s %15s %14s %16s %11s %11s\n' "$n" "$(awk -v n="$n" 'BEGIN { printf "%.1f", log(n) / log(2) }')" "$a" "$b" "$c" "$d" "${e:--}" "${f:--}"
 		done
 		echo "  (overlaps = memblock_overlaps_map_memory(), the series' check, of an MMIO range below"
 		echo "   RAM and of the pool's first page; is_map_memory = memblock_is_map_memory() of that"
-		echo "   page, the unpatched kernel's check of one page; regions made by"
+		echo "   page, the unpatched kernel's check of one page; ri = region_intersects(...,"
+		echo "   IORESOURCE_SYSTEM_RAM, ...) of the same ranges, through iomem_resource; regions made by"
 		echo "   clearing NOMAP on every other page of the pool, restored after: $(v pool16 memblock.boot) at boot, $(v pool16 memblock.restored) after)"
 		echo
 		echo "P2  pool alloc+free against cma_alloc+cma_release and dma_alloc_coherent+free (goal: cma/pool >= 10)"

@@ -3,7 +3,9 @@
 # each BASE the lint (scripts/lint.sh: checkpatch --strict, subjects,
 # kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
 # its labelled corpus (scripts/cocci.sh) and the compile coverage
-# (scripts/compile-test.sh: 6 configs W=1 C=1, each prefix of the series);
+# (scripts/compile-test.sh: 6 configs W=1 C=1, each prefix of the series)
+# and the sub-series' mboxes (tests/mbox/run.sh: make mbox, each mbox
+# applied alone after what it needs, checkpatch, built);
 # for each BASE the memblock simulator (scripts/memblock-test.sh): on the
 # first BASE with the whole series, on the others with the series up to its
 # fix alone (patches 1-3, which upstream would take first: the commit whose
@@ -46,7 +48,7 @@ FIX_SUBJECT='ARM: mm: check the whole range in ioremap() of system RAM'
 plan=()
 for base in "$@"; do
 	plan+=("$base lint-$base" "$base memblock-$base")
-	[ "$base" != "$1" ] || plan+=("$base cocci" "$base compile-$base")
+	[ "$base" != "$1" ] || plan+=("$base cocci" "$base compile-$base" "$base mbox")
 done
 printf 'plan: %s\n' "${plan[@]#* }"
 declare -A srcs=()
@@ -68,6 +70,7 @@ for entry in "${plan[@]}"; do
 	lint-*) gate "$name" "$TOP/scripts/lint.sh" "$src" "$base" ;;
 	cocci) gate cocci "$TOP/scripts/cocci.sh" "$src" corpus ;;
 	compile-*) gate "$name" "$TOP/scripts/compile-test.sh" "$src" "$base" ;;
+	mbox) gate mbox "$TOP/tests/mbox/run.sh" ;;
 	memblock-*)
 		if [ "$base" = "$1" ]; then
 			gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base"

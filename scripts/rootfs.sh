@@ -5,7 +5,9 @@
 #   SRC: the kernel tree; OUT: its build folder (O=).  Writes OUT/rootfs.cpio.gz
 #   from busybox-static:armhf, the kernel's modules (modules_install + depmod)
 #   and its installed kselftests (TARGETS=arm), with kselftest/init as /init
-#   and kselftest/suite as /usr/bin/ioremap-ram-suite.
+#   and kselftest/suite as /usr/bin/ioremap-ram-suite.  The harness's own
+#   guest test kselftest/vmap_stacks.sh (not part of the series) is
+#   installed beside the series' kselftests, first in their list.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -28,7 +30,8 @@ fi
 # The initramfs depends on the modules, the kselftests, /init and this
 # script: rows that share a build share it, made once.
 stamp=$({ find "$out" -path "$out/rootfs" -prune -o -name '*.ko' -printf '%P %s %T@\n' | sort
-	cat "$TOP/kselftest/init" "$TOP/kselftest/suite" "$0" "$src"/tools/testing/selftests/arm/*
+	cat "$TOP/kselftest/init" "$TOP/kselftest/suite" "$TOP/kselftest/vmap_stacks.sh" "$0" \
+		"$src"/tools/testing/selftests/arm/*
 } | sha1sum | cut -c1-40)
 if [ -s "$out/rootfs.cpio.gz" ] && [ "$(cat "$out/rootfs.stamp" 2>/dev/null)" = "$stamp" ]; then
 	say rootfs "$(du -h "$out/rootfs.cpio.gz" | cut -f1) initramfs, unchanged"
@@ -54,6 +57,13 @@ run_logged rootfs "$log" make -C "$src/tools/testing/selftests" TARGETS=arm \
 	O="$out/kselftest" INSTALL_PATH="$root/kselftest" install
 [ -x "$root/kselftest/arm/ioremap_ram.sh" ] ||
 	die rootfs "$log" "kselftest install did not produce arm/ioremap_ram.sh"
+# vmap_stacks.sh runs first after boot (its window of the vmalloc area must
+# be new): first in the list, unless the tree's own kselftests have it.
+if [ ! -e "$root/kselftest/arm/vmap_stacks.sh" ]; then
+	install -m 755 "$TOP/kselftest/vmap_stacks.sh" "$root/kselftest/arm/vmap_stacks.sh"
+	list=$root/kselftest/kselftest-list.txt
+	{ echo arm:vmap_stacks.sh; cat "$list"; } >"$list.new" && mv "$list.new" "$list"
+fi
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) \
 	>"$out/rootfs.cpio.gz" 2>>"$log" || die rootfs "$log" "cpio"
