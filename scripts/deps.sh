@@ -19,14 +19,31 @@ pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
 	sparse python3-sphinx ccache device-tree-compiler liburcu-dev)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
+# The memblock simulator's run with a 32-bit phys_addr_t, as non-LPAE ARM
+# has (scripts/memblock-test.sh): an i386 compiler and liburcu, and
+# qemu-user to run it (this kernel may run no i386 binary itself).  Not
+# gcc-multilib, which removes the ARM cross compiler.  Optional: without
+# them that run is skipped, saying why.
+pkgs32=(crossbuild-essential-i386 qemu-user liburcu-dev:i386)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	installed "$p" || missing+=("$p")
 done
+missing32=()
+for p in "${pkgs32[@]}"; do
+	installed "$p" || missing32+=("$p")
+done
+# Tried and failed on this machine before: not again at every make.
+nope32=$BUILD/cache/deps-32bit-failed
+[ ! -f "$nope32" ] || missing32=()
 armhf=1
 dpkg --print-foreign-architectures | grep -qx armhf || armhf=0
+i386=1
+dpkg --print-foreign-architectures | grep -qx i386 || i386=0
 
-if [ ${#missing[@]} -eq 0 ] && [ $armhf -eq 1 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ $armhf -eq 1 ] && [ ${#missing32[@]} -eq 0 ]; then
 	say deps "all packages present"
 	exit 0
 fi
@@ -37,9 +54,11 @@ if [ "$(id -u)" -ne 0 ]; then
 		die deps "" "not root and no sudo: install ${missing[*]} (and dpkg --add-architecture armhf)"
 	sudo=(sudo)
 fi
-say deps "installing: ${missing[*]:-armhf architecture}"
+say deps "installing: ${missing[*]:-armhf architecture} ${missing32[*]}"
 : >"$log"
 [ $armhf -eq 1 ] || run_logged deps "$log" "${sudo[@]}" dpkg --add-architecture armhf
+[ $i386 -eq 1 ] || [ ${#missing32[@]} -eq 0 ] ||
+	"${sudo[@]}" dpkg --add-architecture i386 >>"$log" 2>&1 || true
 # A mirror in the middle of a sync fails one index (apt-get update exits
 # 100) while the others are fine: try again, then install from what came.
 if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
@@ -48,5 +67,14 @@ fi
 if [ ${#missing[@]} -gt 0 ]; then
 	run_progress deps "$log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+# (with its recommends: the cross compiler's C library; --no-remove: never
+# at the cost of another package)
+if [ ${#missing32[@]} -gt 0 ] &&
+   ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-remove \
+	"${missing32[@]}" >>"$log" 2>&1; then
+	say deps "could not install ${missing32[*]}: the memblock simulator's 32-bit run will be skipped (log: $log; rm $nope32 to try again)"
+	mkdir -p "${nope32%/*}"
+	echo "${missing32[*]}" >"$nope32"
 fi
 say deps "done"
