@@ -35,7 +35,7 @@ missing32=()
 for p in "${pkgs32[@]}"; do
 	installed "$p" || missing32+=("$p")
 done
-# Tried and failed on this machine before: not again at every make.
+# Failed on this machine before: not again at every make.
 nope32=$BUILD/cache/deps-32bit-failed
 [ ! -f "$nope32" ] || missing32=()
 armhf=1

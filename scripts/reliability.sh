@@ -1,7 +1,7 @@
 #!/bin/bash
 # The reliability table: what the last run of the matrix put the series
 # through, read off its results (build/results/ROW/): the load held, the
-# faults injected, the bad input tried and the splats found.  Writes
+# faults injected, the bad input given and the splats found.  Writes
 # build/results/reliability.md (Markdown) and prints it.  Reports, never
 # judges: the checks themselves are in the rows' results.
 #
@@ -65,7 +65,7 @@ result() {
 	echo "|---|---|---|---|"
 	printf '%s' "$faults"
 	echo
-	echo "## Bad input tried"
+	echo "## Bad input"
 	echo
 	echo "| row | boot parameter | what the kernel said | verdict |"
 	echo "|---|---|---|---|"
