@@ -35,6 +35,13 @@ Every check starts as FAIL and only the evidence in the log moves it:
               that no pattern knows, or that never reached the console,
               still fails the row.
 
+A row whose expectations say "expect panic TEXT" must end in that panic
+(the warn policy under panic_on_warn=1): its checks are boot (the suite
+began), policy, and panic: a report line of the policy's, then "Kernel
+panic - not syncing: TEXT", and no other report of the kernel's before
+it; each case the expectations list (which selects the kselftests run) is
+a SKIP: the panic comes first.
+
 Each kselftest's and each KUnit KTAP document is accounted for whole: a
 case beyond the plan, a second document for the same KUnit suite, a result
 line that the parser did not consume, each fails "suite", naming the line.
@@ -325,7 +332,7 @@ def read_expectations(path):
     caller SYMBOL" (a function whose ioremap() of RAM the policy reports
     on this row, besides the series' test modules).  Returns the cases in
     order and {"taint": set, "caller": set}."""
-    want, allow = OrderedDict(), {"taint": set(), "caller": set()}
+    want, allow = OrderedDict(), {"taint": set(), "caller": set(), "panic": None}
     try:
         with open(path, encoding="utf-8") as f:
             text = f.readlines()
@@ -346,9 +353,12 @@ def read_expectations(path):
         if fields[0] == "allow" and len(fields) == 3 and fields[1] == "caller":
             allow["caller"].add(fields[2])
             continue
-        if len(fields) != 3 or fields[2] not in ("ok", "skip") or fields[0] == "allow":
-            raise JudgeError(f"{path}:{n}: want 'TEST CASE ok|skip', 'allow taint FLAGS' "
-                             f"or 'allow caller SYMBOL', got '{line.strip()}'")
+        if fields[0] == "expect" and len(fields) >= 3 and fields[1] == "panic":
+            allow["panic"] = " ".join(line.split("#", 1)[0].split()[2:])
+            continue
+        if len(fields) != 3 or fields[2] not in ("ok", "skip") or fields[0] in ("allow", "expect"):
+            raise JudgeError(f"{path}:{n}: want 'TEST CASE ok|skip', 'allow taint FLAGS', "
+                             f"'allow caller SYMBOL' or 'expect panic TEXT', got '{line.strip()}'")
         want[(fields[0], fields[1])] = fields[2]
     return want, allow
 
@@ -438,10 +448,49 @@ def read_console(console):
     return [line.replace("\r", "") for line in text.split("\n")]
 
 
-def judge(console, expect, policy, kp):
+def judge_panic(lines, want, text, policy):
+    """A row that must end in the panic "Kernel panic - not syncing: TEXT",
+    after a report of the policy's (the warn policy under panic_on_warn)."""
     v = Verdict()
+    suite, _ = section(lines, "suite")
+    if suite is not None:
+        v.add("PASS", "boot", "the guest began the suite")
+    else:
+        v.add("FAIL", "boot", "the suite never began")
+    got = next((x[len(MARK + "policy "):] for x in lines if x.startswith(MARK + "policy ")), None)
+    if got == policy:
+        v.add("PASS", "policy", f"kernel reports '{got}'")
+    else:
+        v.add("FAIL", "policy", f"kernel reports '{got or 'nothing'}', row expects '{policy}'")
+    want_panic = "Kernel panic - not syncing: " + text
+    at = next((i for i, x in enumerate(lines) if want_panic in x), None)
+    report = next((i for i, x in enumerate(lines[:at] if at is not None else lines)
+                   if POLICY_REPORT.search(x)), None)
+    bad = splats(lines[:at]) if at is not None else []
+    if at is None:
+        other = next((x for x in lines if PANIC.search(x)), None)
+        v.add("FAIL", "panic", f"no '{want_panic}'" +
+              (f"; first report: {other[:120]}" if other else ""))
+    elif report is None:
+        v.add("FAIL", "panic", f"'{want_panic}' at console line {at + 1}, "
+              "but no report of the policy before it")
+    elif bad:
+        v.add("FAIL", "panic", f"before the panic, {len(bad)} other report line(s), first: "
+              f"console line {bad[0][0]}: {bad[0][1][:120]}")
+    else:
+        v.add("PASS", "panic", f"the policy's report at console line {report + 1}, then "
+              f"'{want_panic}' at line {at + 1}")
+    for test, case in want:
+        v.add("SKIP", f"{test}/{case}", "not reached: the row ends in the panic it expects")
+    return v
+
+
+def judge(console, expect, policy, kp):
     want, allow = read_expectations(expect)
     lines = [clean(line) for line in read_console(console)]
+    if allow["panic"]:
+        return judge_panic(lines, want, allow["panic"], policy)
+    v = Verdict()
 
     # boot: the guest reached the last marker.
     dump, dumped = section(lines, "kernel log")

@@ -56,7 +56,7 @@ row_field() {
 # guest's suite takes them (kselftest/suite): "arm:NAME,arm:NAME...", not
 # its KUnit suites ("kunit:SUITE") nor what it allows ("allow ...").
 expect_tests() {
-	awk '{ sub(/#.*/, "") } NF && $1 !~ /^kunit:/ && $1 != "allow" { print "arm:" $1 }' "$1" |
+	awk '{ sub(/#.*/, "") } NF && $1 !~ /^kunit:/ && $1 != "allow" && $1 != "expect" { print "arm:" $1 }' "$1" |
 		awk '!seen[$0]++' | paste -sd, -
 }
 
@@ -305,14 +305,17 @@ timed() {
 #              this machine (scripts/boot.sh makes the DTB), or empty
 # lava_no_job ROW: why ROW has no LAVA job, on stdout (a row booted with a
 # device-tree fragment, "-dtb": a LAVA device boots its own DTB; a row of
-# kind "edge": it boots twice); status 1 and nothing printed when it has
-# one.  Read by lava-jobs.sh, lava-run.sh and check.sh.
+# kind "edge": it boots twice; of kind "panic": it ends in a panic, which
+# a LAVA job reports as its failure); status 1 and nothing printed when it
+# has one.  Read by lava-jobs.sh, lava-run.sh and check.sh.
 lava_no_job() {
 	local dt kind
 	# shellcheck source=/dev/null disable=SC2153 # KIND: the row's record
 	read -r kind dt < <(. "$(row_record "$1")" && echo "$KIND $DT_FRAGMENT") || return 1
 	if [ "$kind" = edge ]; then
 		echo "it boots its kernel twice, the first time without the pool, which one LAVA job does not"
+	elif [ "$kind" = panic ]; then
+		echo "it ends in the panic it expects, which a LAVA job reports as its own failure"
 	elif [ -n "$dt" ]; then
 		echo "its device tree is QEMU's with ${dt##*/configs/} added, which a LAVA device's own DTB does not have"
 	else

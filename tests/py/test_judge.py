@@ -242,7 +242,15 @@ class Expectations(unittest.TestCase):
         want, allow = self.read("# c\nallow taint W N\nallow caller foo\na.sh one ok\n"
                                 "kunit:s c skip  # why\n")
         self.assertEqual(list(want.items()), [(("a.sh", "one"), "ok"), (("kunit:s", "c"), "skip")])
-        self.assertEqual(allow, {"taint": {"W", "N"}, "caller": {"foo"}})
+        self.assertEqual(allow, {"taint": {"W", "N"}, "caller": {"foo"}, "panic": None})
+
+    def test_expect_panic(self):
+        want, allow = self.read("expect panic kernel: panic_on_warn set  # why\n"
+                                "a.sh one ok\n")
+        self.assertEqual(allow["panic"], "kernel: panic_on_warn set")
+        self.assertEqual(list(want), [("a.sh", "one")])
+        with self.assertRaises(judge.JudgeError):
+            self.read("expect panic\n")
 
     def test_four_fields(self):
         with self.assertRaisesRegex(judge.JudgeError, r":1: want .* got 'a.sh one ok x'"):
