@@ -448,6 +448,15 @@ def read_console(console):
     return [line.replace("\r", "") for line in text.split("\n")]
 
 
+def check_policy(v, lines, policy):
+    """policy: the policy the kernel reports (the suite's marker) is the row's."""
+    got = next((x[len(MARK + "policy "):] for x in lines if x.startswith(MARK + "policy ")), None)
+    if got == policy:
+        v.add("PASS", "policy", f"kernel reports '{got}'")
+    else:
+        v.add("FAIL", "policy", f"kernel reports '{got or 'nothing'}', row expects '{policy}'")
+
+
 def judge_panic(lines, want, text, policy):
     """A row that must end in the panic "Kernel panic - not syncing: TEXT",
     after a report of the policy's (the warn policy under panic_on_warn)."""
@@ -457,11 +466,7 @@ def judge_panic(lines, want, text, policy):
         v.add("PASS", "boot", "the guest began the suite")
     else:
         v.add("FAIL", "boot", "the suite never began")
-    got = next((x[len(MARK + "policy "):] for x in lines if x.startswith(MARK + "policy ")), None)
-    if got == policy:
-        v.add("PASS", "policy", f"kernel reports '{got}'")
-    else:
-        v.add("FAIL", "policy", f"kernel reports '{got or 'nothing'}', row expects '{policy}'")
+    check_policy(v, lines, policy)
     want_panic = "Kernel panic - not syncing: " + text
     at = next((i for i, x in enumerate(lines) if want_panic in x), None)
     report = next((i for i, x in enumerate(lines[:at] if at is not None else lines)
@@ -506,11 +511,7 @@ def judge(console, expect, policy, kp):
               f"hung or killed, the console ends with: {last[:120]}"))
 
     # policy
-    got = next((x[len(MARK + "policy "):] for x in lines if x.startswith(MARK + "policy ")), None)
-    if got == policy:
-        v.add("PASS", "policy", f"kernel reports '{got}'")
-    else:
-        v.add("FAIL", "policy", f"kernel reports '{got or 'nothing'}', row expects '{policy}'")
+    check_policy(v, lines, policy)
 
     # suite: the runner's exit and each kselftest's own end.
     observed, problems = OrderedDict(), OrderedDict()
