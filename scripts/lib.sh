@@ -247,6 +247,20 @@ report() {
 	! grep -q '^FAIL' "$tsv"
 }
 
+# checkpatch SRC DIR PATCH: SRC's (an absolute path) checkpatch.pl --strict on DIR/PATCH, run
+# from DIR, which must be outside any git checkout's tracked files (given a
+# path git tracks, checkpatch checks the file itself, not the patch in it);
+# prints its terse report, or nothing when clean.  UNKNOWN_COMMIT_ID is left
+# to lint's "fixes" check (configs/fixes.tsv): checkpatch looks a Fixes: id
+# up with git log, and Debian's tarball has no history.  FILE_PATH_CHANGES
+# is asked of every patch that adds a file without touching MAINTAINERS,
+# even when a pattern of the entry covers it; lint's "maintainers" check
+# asks get_maintainer.pl instead.  Used by scripts/lint.sh and the mbox test.
+checkpatch() {
+	(cd "$2" && perl "$1/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$3" 2>&1) || true
+}
+
 # kunit_dir: the folder of the kernel's KTAP parser (kunit_parser.py), which
 # scripts/judge.py uses: tools/testing/kunit of the 6.12 tree if it has
 # been laid out, else unpacked from Debian's linux-source-6.12 on its own.

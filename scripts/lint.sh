@@ -27,22 +27,12 @@ base_rev=$(tree_base "$src") ||
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
 	"$TOP/patches/series")
 
-# checkpatch, from a folder outside any git checkout: given a path that git
-# tracks, checkpatch.pl checks the file itself instead of the patch in it.
-# UNKNOWN_COMMIT_ID is left to the check "fixes" below: checkpatch looks a
-# Fixes: id up with git log, and Debian's tarball has no history.
-# FILE_PATH_CHANGES is ignored: checkpatch asks it of every patch that adds
-# a file and does not touch MAINTAINERS, even when a pattern of the entry
-# covers it (tools/testing/selftests/arm/); the check "maintainers" below
-# asks get_maintainer.pl instead, for each file the series adds.
+# checkpatch (lib.sh), on a copy outside this git checkout.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in "${patches[@]}"; do
 	cp "$TOP/patches/$p" "$tmp/$p"
-	out=$(cd "$tmp" || exit 1
-		perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
-			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$p" 2>&1) ||
-		true
+	out=$(checkpatch "$src" "$tmp" "$p")
 	total=$(grep '^total:' <<<"$out" || echo "total: no result")
 	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || [ -z "$out" ]; then
 		record PASS "checkpatch/$p"

@@ -89,11 +89,15 @@ rc=0
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-} \
 	timeout "${MEMBLOCK_TIMEOUT:-600}" stdbuf -oL ./main -v) >"$rlog" 2>&1; } 2>/dev/null || rc=$?
 
+# case_lines LOG: "ok|not ok<TAB>prefix/name" of each case line of a run:
 # "ok 12 : memblock_add: memblock_add_simple_check: passed"
 # "not ok 13 : memblock_add: memblock_add_disjoint_check: failed"
+case_lines() {
+	sed -nE 's/^(not ok|ok) [0-9]+ : (.*): (passed|failed)[[:space:]]*$/\1\t\2/p' "$1" |
+		sed -E 's/: /\//g'
+}
 cases=$res/cases.tsv
-sed -nE 's/^(not ok|ok) [0-9]+ : (.*): (passed|failed)[[:space:]]*$/\1\t\2/p' "$rlog" |
-	sed -E 's/: /\//g' >"$cases"
+case_lines "$rlog" >"$cases"
 npass=$(grep -c '^ok' "$cases" || true)
 failed=$(sed -n 's/^not ok\t//p' "$cases" | head -n 1)
 # "main: tests/basic_api.c:416: memblock_add_near_max_check: Assertion `...' failed."
@@ -156,8 +160,7 @@ else
 		(cd "$sim" && UBSAN_OPTIONS=halt_on_error=1 timeout "${MEMBLOCK_TIMEOUT:-600}" \
 			script -qec "qemu-i386 -L /usr/i686-linux-gnu ./main -v" /dev/null) 2>&1 |
 			tr -d '\r' >"$rlog" || true
-		sed -nE 's/^(not ok|ok) [0-9]+ : (.*): (passed|failed)[[:space:]]*$/\1\t\2/p' "$rlog" |
-			sed -E 's/: /\//g' >"$res/cases-32bit.tsv"
+		case_lines "$rlog" >"$res/cases-32bit.tsv"
 		ours=$(grep -c $'\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" || true)
 		{ grep $'^ok\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" || true; } | cut -f2 |
 			while IFS= read -r name; do record PASS "32bit/$name"; done

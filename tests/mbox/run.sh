@@ -170,9 +170,10 @@ while IFS=$'\t' read -r n range needs prefix on61; do
 	nbad=0 first_bad=""
 	for p in "$split"/*; do
 		grep -q '^diff --git' "$p" || continue
-		# As scripts/lint.sh runs it (UNKNOWN_COMMIT_ID: its "fixes" check).
-		if ! (cd "$split" && perl "$src/scripts/checkpatch.pl" --strict --no-tree -q \
-			--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "${p##*/}") >"$p.checkpatch" 2>&1; then
+		# As scripts/lint.sh runs it (lib.sh).
+		checkpatch "$src" "$split" "${p##*/}" >"$p.checkpatch"
+		if [ -s "$p.checkpatch" ] &&
+		   ! grep -q '^total: 0 errors, 0 warnings, 0 checks' "$p.checkpatch"; then
 			nbad=$((nbad + 1))
 			[ -n "$first_bad" ] || first_bad=$(grep -m1 '^Subject:' "$p" | cut -c10-80)
 		fi
