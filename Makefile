@@ -10,11 +10,11 @@
 #   make gates    the series' review gates on BASE: lint (checkpatch --strict,
 #                 subjects, kernel-doc, quilt, htmldocs), the Coccinelle
 #                 corpus, compile coverage (6 configs W=1 C=1, each prefix)
-#   make judge-test  the judge (scripts/judge.py) on its fixtures (tests/judge/)
+#   make judge-test  the judge (scripts/stages/judge.py) on its fixtures (tests/judge/)
 #                 and ShellCheck: seconds
 #   make judge-live  the judge on the debug kernel made to print, on purpose,
 #                 the reports it must fail a run on (tests/trip/judge_trip.c)
-#   make tree-test  the tree stage (scripts/tree.sh, export-series.sh) on a
+#   make tree-test  the tree stage (scripts/stages/tree.sh, export-series.sh) on a
 #                 stand-in repository: a KERNEL_SRC tree is never touched; seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount: ioremap()
 #                 against the unpatched base, the RAM check against memblock regions,
@@ -64,81 +64,81 @@ help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
-	@scripts/deps.sh
+	@scripts/stages/deps.sh
 
 run:
-	@scripts/deps.sh $(BASE)
+	@scripts/stages/deps.sh $(BASE)
 	@test -n "$(ROW)" || { echo "no row of configs/matrix.tsv for BASE=$(BASE)"; exit 1; }
 	@scripts/check.sh $(ROW)
 
 check:
-	@scripts/deps.sh
+	@scripts/stages/deps.sh
 	@scripts/check.sh --all $(ROWS)
 
 gates:
-	@scripts/deps.sh $(BASE)
-	@scripts/gates.sh --summary $(BASE)
+	@scripts/stages/deps.sh $(BASE)
+	@scripts/gates/gates.sh --summary $(BASE)
 
 judge-test:
-	@scripts/deps.sh 6.12
-	@scripts/judge-test.sh
+	@scripts/stages/deps.sh 6.12
+	@scripts/gates/judge-test.sh
 
 tree-test:
 	@tests/tree/run.sh
 
 judge-live:
-	@scripts/deps.sh 6.12
-	@scripts/judge-live.sh
+	@scripts/stages/deps.sh 6.12
+	@scripts/gates/judge-live.sh
 
 reliability:
 	@scripts/reliability.sh
 
 compile-test:
-	@scripts/deps.sh $(BASE)
-	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && scripts/compile-test.sh "$$src" $(BASE)
+	@scripts/stages/deps.sh $(BASE)
+	@src=$$(scripts/stages/tree.sh $(BASE) | tail -n 1) && scripts/gates/compile-test.sh "$$src" $(BASE)
 
 bench:
-	@scripts/deps.sh 6.12
-	@scripts/bench.sh
+	@scripts/stages/deps.sh 6.12
+	@bench/run.sh
 
 lint:
-	@scripts/deps.sh $(BASE)
-	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && scripts/lint.sh "$$src" $(BASE)
+	@scripts/stages/deps.sh $(BASE)
+	@src=$$(scripts/stages/tree.sh $(BASE) | tail -n 1) && scripts/gates/lint.sh "$$src" $(BASE)
 
 cocci:
-	@scripts/deps.sh $(BASE)
-	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && \
-	scripts/cocci.sh "$$src" corpus && \
-	if [ -n "$(DIR)" ]; then scripts/cocci.sh "$$src" "$(DIR)"; fi
+	@scripts/stages/deps.sh $(BASE)
+	@src=$$(scripts/stages/tree.sh $(BASE) | tail -n 1) && \
+	scripts/gates/cocci.sh "$$src" corpus && \
+	if [ -n "$(DIR)" ]; then scripts/gates/cocci.sh "$$src" "$(DIR)"; fi
 
 edit:
-	@scripts/deps.sh $(BASE)
-	@src=$$(scripts/tree.sh $(BASE) | tail -n 1) && \
+	@scripts/stages/deps.sh $(BASE)
+	@src=$$(scripts/stages/tree.sh $(BASE) | tail -n 1) && \
 	echo "The series is applied in $$src$(if $(KERNEL_SRC), (a worktree of $(KERNEL_SRC), detached HEAD),)." && \
 	echo "Edit and commit there (git add -f for new files: Debian's .gitignore ignores all)," && \
 	echo "then run: make export BASE=$(BASE)$(if $(KERNEL_SRC), KERNEL_SRC=$(KERNEL_SRC))"
 
 export:
-	@src=$$(bash -c '. scripts/lib.sh && tree_path $(BASE)') && scripts/export-series.sh "$$src"
+	@src=$$(bash -c '. scripts/lib.sh && tree_path $(BASE)') && scripts/series/export-series.sh "$$src"
 
 mbox:
-	@scripts/deps.sh 6.12
-	@scripts/mbox.sh
+	@scripts/stages/deps.sh 6.12
+	@scripts/series/mbox.sh
 
 mbox-test:
-	@scripts/deps.sh 6.12
+	@scripts/stages/deps.sh 6.12
 	@tests/mbox/run.sh
 
 lava-jobs:
-	@$(if $(ARTIFACTS_URL),ARTIFACTS_URL='$(ARTIFACTS_URL)') scripts/lava-jobs.sh $(ROWS) && \
-	scripts/lava-validate.sh
+	@$(if $(ARTIFACTS_URL),ARTIFACTS_URL='$(ARTIFACTS_URL)') scripts/lava/jobs.sh $(ROWS) && \
+	scripts/lava/validate.sh
 
 lava-artifacts:
-	@scripts/lava-artifacts.sh $(ROWS)
+	@scripts/lava/artifacts.sh $(ROWS)
 
 lava-run:
 	@test -n "$(ROW)" || { echo "no row of configs/matrix.tsv for BASE=$(BASE)"; exit 1; }
-	@scripts/lava-run.sh $(ROW)
+	@scripts/lava/run.sh $(ROW)
 
 clean:
 	rm -rf $(BUILD)/out $(BUILD)/results $(BUILD)/compile

@@ -6,7 +6,7 @@
  * repeats exactly from boot to boot.
  *
  * Every result is one kernel log line "<module>: bench: KEY VALUE..." with
- * a KEY unique in the run; scripts/bench.sh collects them.
+ * a KEY unique in the run; bench/run.sh collects them.
  */
 #ifndef BENCH_H
 #define BENCH_H

@@ -3,7 +3,7 @@
  * make bench, P1 (not part of the series): ioremap() + iounmap() of MMIO
  * ranges of 4 KiB, 64 KiB, 1 MiB and 16 MiB.  Built for the patched and
  * for the unpatched kernel alike (it uses nothing of the series), so that
- * scripts/bench.sh can set the two side by side: on the patched kernel
+ * bench/run.sh can set the two side by side: on the patched kernel
  * ioremap() checks the whole range against memblock, on the base kernel
  * its first page.
  *

@@ -2,14 +2,14 @@
 /*
  * make bench, remap pool (not part of the series).  Loaded in a guest
  * booted with a pool (ioremap_pool=) and a CMA area, under -icount; prints
- * medians in ns (= guest instructions), scripts/bench.sh makes the ratios.
+ * medians in ns (= guest instructions), bench/run.sh makes the ratios.
  *
  *  P2b  ioremap_pool_alloc()+ioremap_pool_free() against raw
  *       gen_pool_alloc()+gen_pool_free() on a private genalloc pool of the
  *       same size and granularity: the cost of the tracking layer.  The
  *       pool's free clears the block (a write-combined mapping, memset_io(),
  *       iounmap()), which genalloc does not: that clearing is measured
- *       alone too, on a block held, and bench.sh takes it off.
+ *       alone too, on a block held, and bench/run.sh takes it off.
  *  P2   the pool against cma_alloc()+cma_release() on the default CMA
  *       area, and against dma_alloc_coherent()+dma_free_coherent() on a
  *       platform device; the latter also maps and clears the buffer, so
@@ -26,7 +26,7 @@
  *       with the caller's interrupts off (what the lock holds them off for).
  *
  * cma_alloc() and the default CMA area are not exported: their addresses
- * come from bench_syms.h, which scripts/bench.sh writes from the kernel's
+ * come from bench_syms.h, which bench/run.sh writes from the kernel's
  * vmlinux (checked against an exported symbol before use).
  * Loading fails on purpose (-EAGAIN) so that the module never stays.
  */

@@ -26,7 +26,7 @@
  *         splitting does not change)
  *
  * The memblock functions and struct are not exported: their addresses come
- * from bench_syms.h, which scripts/bench.sh writes from the kernel's
+ * from bench_syms.h, which bench/run.sh writes from the kernel's
  * vmlinux (checked against an exported symbol before use).
  * Loading fails on purpose (-EAGAIN) so that the module never stays.
  */

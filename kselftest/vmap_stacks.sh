@@ -3,7 +3,7 @@
 #
 # The harness's guest test of the KASAN fix ("ARM: kasan: give the vmalloc
 # shadow its page tables at boot with LPAE"), kept out of the series: its
-# criterion is that the kernel lives on.  scripts/rootfs.sh installs it
+# criterion is that the kernel lives on.  scripts/stages/rootfs.sh installs it
 # beside the series' kselftests, first in their list.
 #
 # Start short-lived processes (sleep 0) until their stacks

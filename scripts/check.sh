@@ -1,13 +1,13 @@
 #!/bin/bash
 # Rows of the test matrix (configs/matrix.tsv), then a summary.  Each row
-# is built, booted in QEMU and judged (scripts/row.sh); a row boots while
+# is built, booted in QEMU and judged (scripts/stages/row.sh); a row boots while
 # the next ones build, up to GUESTS (default 2) guests at a time.
 #
 # With --all (make check), around the rows: first the judge's own tests
-# on its fixtures and ShellCheck (scripts/judge-test.sh, seconds: every
+# on its fixtures and ShellCheck (scripts/gates/judge-test.sh, seconds: every
 # verdict after it is the judge's), and the tree stage's on a stand-in
 # repository (tests/tree/run.sh, seconds); beside them and the rows, the
-# review gates (scripts/gates.sh: lint on each base the rows use,
+# review gates (scripts/gates/gates.sh: lint on each base the rows use,
 # Coccinelle, compile coverage) from the start; the LAVA jobs, generated
 # and validated with LAVA's code, beside the rows too; after the rows and
 # the gates, the first row's qemu job run with lava-run and judged by the
@@ -42,12 +42,12 @@ for row in "${rows[@]}"; do
 		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
 done
 : >"$BUILD/times.tsv"
-# What ran before this script (make, scripts/deps.sh) counts as "deps".
+# What ran before this script (make, scripts/stages/deps.sh) counts as "deps".
 printf 'deps\tdeps\t%s\n' $(($(date +%s) - T0)) >>"$BUILD/times.tsv"
 extra=()
 
 # The gates, in the background from the start (they take each base's tree
-# from scripts/tree.sh, which one row or gate at a time prepares), at the
+# from scripts/stages/tree.sh, which one row or gate at a time prepares), at the
 # rows' priority (GATES_NICE=N lowers theirs): they are one process after
 # another, mostly on one core, and niced they were left to run alone, on
 # one core, for the last 3 minutes of a cold run, after the rows.
@@ -106,13 +106,13 @@ start_gates() {
 	bases=$(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
 	say check "review gates (${bases% }) run beside the rows (nice $gates_nice); log: $BUILD/logs/gates.log"
 	# shellcheck disable=SC2086 # one word a base
-	nice -n "$((10#$gates_nice))" "$TOP/scripts/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
+	nice -n "$((10#$gates_nice))" "$TOP/scripts/gates/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
 	gates_pid=$!
 }
 
 # The gates start first: their tree extraction (one core) runs while the
 # judge is tested on the other; the first row waits for that tree anyway.
-# The other bases' trees (scripts/tree.sh: one preparation a base at a
+# The other bases' trees (scripts/stages/tree.sh: one preparation a base at a
 # time, under a lock) are made beside them: in the middle of the run a
 # row of another base waited 1 to 2 minutes for its tree, with the other
 # rows queued behind it.
@@ -120,12 +120,12 @@ start_gates
 early_trees=()
 for b in $(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tail -n +2); do
 	say check "the $b tree, beside the first rows; log: $BUILD/logs/tree-early-$b.log"
-	timed tree "$b" "$TOP/scripts/tree.sh" "$b" >"$BUILD/logs/tree-early-$b.log" 2>&1 &
+	timed tree "$b" "$TOP/scripts/stages/tree.sh" "$b" >"$BUILD/logs/tree-early-$b.log" 2>&1 &
 	early_trees+=($!)
 done
 if [ "$all" = 1 ]; then
 	say check "the judge on its fixtures, ShellCheck"
-	timed judge-test judge "$TOP/scripts/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
+	timed judge-test judge "$TOP/scripts/gates/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
 	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
 	extra+=(judge)
 	say check "the tree stage on a stand-in repository (a user's tree is never touched)"
@@ -141,8 +141,8 @@ lava_pid=""
 if [ "$all" = 1 ]; then
 	rm -f "$BUILD/results/lava/results.tsv" "$BUILD/results/lava-run/results.tsv"
 	say check "LAVA jobs: generated and validated beside the rows; log: $BUILD/logs/lava.log"
-	{ timed lava jobs nice -n 19 "$TOP/scripts/lava-jobs.sh" &&
-		timed lava validate nice -n 19 "$TOP/scripts/lava-validate.sh"; } \
+	{ timed lava jobs nice -n 19 "$TOP/scripts/lava/jobs.sh" &&
+		timed lava validate nice -n 19 "$TOP/scripts/lava/validate.sh"; } \
 		>"$BUILD/logs/lava.log" 2>&1 &
 	lava_pid=$!
 fi
@@ -179,10 +179,10 @@ wait_guests() {
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	prepared=1
-	"$TOP/scripts/row.sh" --prepare "$row" || prepared=0
+	"$TOP/scripts/stages/row.sh" --prepare "$row" || prepared=0
 	wait_guests "$max_guests"
 	if [ "$prepared" -eq 1 ]; then
-		"$TOP/scripts/row.sh" --boot "$row" &
+		"$TOP/scripts/stages/row.sh" --boot "$row" &
 		guests+=($!)
 	fi
 done
@@ -190,12 +190,12 @@ wait_guests 1
 [ ${#early_trees[@]} -eq 0 ] || wait "${early_trees[@]}" || true
 
 if [ "$all" = 1 ]; then
-	# The judge on a kernel made to fail (scripts/judge-live.sh), on the
+	# The judge on a kernel made to fail (scripts/gates/judge-live.sh), on the
 	# debug row's build, made above.
 	live_row=6.12-debug
 	if printf '%s\n' "${rows[@]}" | grep -qxF "$live_row"; then
 		say check "the judge on the $live_row kernel made to fail on purpose; log: $BUILD/logs/judge-live.log"
-		timed judge-live "$live_row" "$TOP/scripts/judge-live.sh" "$live_row" \
+		timed judge-live "$live_row" "$TOP/scripts/gates/judge-live.sh" "$live_row" \
 			>"$BUILD/logs/judge-live.log" 2>&1 || true
 	else
 		mkdir -p "$BUILD/results/judge-live"
@@ -238,7 +238,7 @@ if [ "$all" = 1 ]; then
 		fi
 	done
 	say check "LAVA: $lava_row run with lava-run"
-	timed lava-run "$lava_row" "$TOP/scripts/lava-run.sh" "$lava_row" >>"$BUILD/logs/lava.log" 2>&1 || true
+	timed lava-run "$lava_row" "$TOP/scripts/lava/run.sh" "$lava_row" >>"$BUILD/logs/lava.log" 2>&1 || true
 	extra+=(lava lava-run)
 	# What the rows put the series through, as a table (never a verdict).
 	"$TOP/scripts/reliability.sh" >/dev/null &&

@@ -76,7 +76,7 @@ build_key() {
 }
 
 # build_seeds BASE KEY: the other build folders of BASE, which a first
-# build of KEY may start from (scripts/build.sh, SEEDS).
+# build of KEY may start from (scripts/stages/build.sh, SEEDS).
 build_seeds() {
 	find "$BUILD/out" -maxdepth 1 -name "$1-*" ! -name "$2" 2>/dev/null | tr '\n' ' '
 }
@@ -105,7 +105,7 @@ series_list() {
 }
 
 # tree_path BASE: the kernel tree the rows of BASE build, which
-# scripts/tree.sh prepares: build/src/linux-BASE, made from Debian's
+# scripts/stages/tree.sh prepares: build/src/linux-BASE, made from Debian's
 # tarball, or with KERNEL_SRC a git worktree of that repository under
 # build/src (one per repository and base), so that the user's own
 # checkout is never touched.  Fails if KERNEL_SRC is not a git repository.
@@ -120,7 +120,7 @@ tree_path() {
 	echo "$BUILD/src/kernel-src-$1-$(printf '%s' "$common" | sha1sum | cut -c1-8)"
 }
 
-# tree_note SRC NAME [VALUE]: what scripts/tree.sh noted of its tree SRC:
+# tree_note SRC NAME [VALUE]: what scripts/stages/tree.sh noted of its tree SRC:
 # "stamp" (the series and the commit it was applied to), "base" (that
 # commit) and "description" (the cover letter's subject and blurb).  Prints
 # NAME, or sets it to VALUE ("" removes it).  The notes are files in the
@@ -140,7 +140,7 @@ tree_note() {
 }
 
 # tree_base SRC: the commit the series was applied to in SRC (tag "base"
-# of a tree made from Debian's tarball, or what scripts/tree.sh noted).
+# of a tree made from Debian's tarball, or what scripts/stages/tree.sh noted).
 tree_base() {
 	local rev
 	rev=$(tree_note "$1" base) && [ -n "$rev" ] && { echo "$rev"; return; }
@@ -163,7 +163,7 @@ export CROSS_COMPILE ARCH=arm
 # build folder (CCACHE_BASEDIR), and depend mode takes the headers from the
 # compiler's own -MMD output instead of running the preprocessor a second
 # time on a miss.
-# The cross compiler goes through scripts/cc-ccache, which leaves assembler
+# The cross compiler goes through scripts/stages/cc-ccache, which leaves assembler
 # sources out of the cache: one may .incbin a file no dependency list names
 # (arch/arm/boot/compressed/piggy.S takes the compressed kernel so), and
 # ccache would hand back the zImage of an earlier build of the same config.
@@ -180,7 +180,7 @@ if [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null &&
 	if [ "${CROSS_COMPILE#*/}" = "$CROSS_COMPILE" ] &&
 	   [ ! -x "$ccbin/${CROSS_COMPILE}gcc" ]; then
 		mkdir -p "$ccbin"
-		ln -sfn "$TOP/scripts/cc-ccache" "$ccbin/${CROSS_COMPILE}gcc.$$"
+		ln -sfn "$TOP/scripts/stages/cc-ccache" "$ccbin/${CROSS_COMPILE}gcc.$$"
 		mv -f "$ccbin/${CROSS_COMPILE}gcc.$$" "$ccbin/${CROSS_COMPILE}gcc"
 	fi
 	case :$PATH: in
@@ -255,14 +255,14 @@ report() {
 # up with git log, and Debian's tarball has no history.  FILE_PATH_CHANGES
 # is asked of every patch that adds a file without touching MAINTAINERS,
 # even when a pattern of the entry covers it; lint's "maintainers" check
-# asks get_maintainer.pl instead.  Used by scripts/lint.sh and the mbox test.
+# asks get_maintainer.pl instead.  Used by scripts/gates/lint.sh and the mbox test.
 checkpatch() {
 	(cd "$2" && perl "$1/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$3" 2>&1) || true
 }
 
 # kunit_dir: the folder of the kernel's KTAP parser (kunit_parser.py), which
-# scripts/judge.py uses: tools/testing/kunit of the 6.12 tree if it has
+# scripts/stages/judge.py uses: tools/testing/kunit of the 6.12 tree if it has
 # been laid out, else unpacked from Debian's linux-source-6.12 on its own.
 kunit_dir() {
 	local tree=$BUILD/src/linux-6.12/tools/testing/kunit cache=$BUILD/cache/kunit
@@ -276,7 +276,7 @@ kunit_dir() {
 	(
 		flock 7
 		if [ ! -f "$cache/tools/testing/kunit/kunit_parser.py" ]; then
-			[ -f "$tarball" ] || die judge "" "$tarball missing (run scripts/deps.sh)"
+			[ -f "$tarball" ] || die judge "" "$tarball missing (run scripts/stages/deps.sh)"
 			rm -rf "$cache"
 			mkdir -p "$cache"
 			tar -C "$cache" -xJf "$tarball" --strip-components=1 --wildcards '*/tools/testing/kunit/*' ||
@@ -316,12 +316,12 @@ timed() {
 #   QEMU_OPTS  every qemu-system-arm option of the machine and the row
 #   DT_FRAGMENT  configs/FILE.dtsi when the row's qemu options have
 #              "-dtb FILE.dtsi": nodes added to QEMU's own device tree for
-#              this machine (scripts/boot.sh makes the DTB), or empty
+#              this machine (scripts/stages/boot.sh makes the DTB), or empty
 # lava_no_job ROW: why ROW has no LAVA job, on stdout (a row booted with a
 # device-tree fragment, "-dtb": a LAVA device boots its own DTB; a row of
 # kind "edge": it boots twice; of kind "panic": it ends in a panic, which
 # a LAVA job reports as its failure); status 1 and nothing printed when it
-# has one.  Read by lava-jobs.sh, lava-run.sh and check.sh.
+# has one.  Read by lava/jobs.sh, lava/run.sh and check.sh.
 lava_no_job() {
 	local dt kind
 	# shellcheck source=/dev/null disable=SC2153 # KIND: the row's record

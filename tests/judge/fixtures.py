@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The judge (scripts/judge.py) on its fixtures, each against the whole
+"""The judge (scripts/stages/judge.py) on its fixtures, each against the whole
 table it must answer.
 
 A fixture is tests/judge/NAME.want: the table of checks the judge must
@@ -24,7 +24,7 @@ with git diff, never to accept unread).
 
 Usage: fixtures.py --kunit-dir DIR [--update NAME]
        fixtures.py --kunit-dir DIR --want FILE --console LOG
-         (one fixture on a log made elsewhere: scripts/judge-live.sh)
+         (one fixture on a log made elsewhere: scripts/gates/judge-live.sh)
 """
 
 import argparse
@@ -33,7 +33,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-JUDGE = os.path.join(HERE, "..", "..", "scripts", "judge.py")
+JUDGE = os.path.join(HERE, "..", "..", "scripts", "stages", "judge.py")
 
 
 # How the judge is called on a fixture, unless its lines before the table

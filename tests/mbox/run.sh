@@ -1,5 +1,5 @@
 #!/bin/bash
-# make mbox's tests (scripts/mbox.sh), on the real series, with a stand-in
+# make mbox's tests (scripts/series/mbox.sh), on the real series, with a stand-in
 # sender (GIT_CONFIG_* in the environment, as git config user.name and
 # user.email would give them):
 #   - refusals: no identity, this repository's placeholder identity, the
@@ -60,14 +60,14 @@ sender_name="Mbox Check"
 sender_email="mbox.check@example.net"
 sender="$sender_name <$sender_email>"
 
-# refused CASE TEXT NAME EMAIL [ENV...]: scripts/mbox.sh as NAME <EMAIL>
+# refused CASE TEXT NAME EMAIL [ENV...]: scripts/series/mbox.sh as NAME <EMAIL>
 # exits non-zero, says TEXT, and leaves its output folder as it was.
 refused() { # NAME WANT-TEXT NAME-VALUE EMAIL-VALUE [ENV...]
 	local case=$1 text=$2 n=$3 e=$4 out=$tmp/out-$1 rc=0
 	shift 4
 	mkdir -p "$out"
 	echo keep >"$out/sentinel"
-	as "$n" "$e" env "$@" "$TOP/scripts/mbox.sh" "$out" >"$res/$case.log" 2>&1 || rc=$?
+	as "$n" "$e" env "$@" "$TOP/scripts/series/mbox.sh" "$out" >"$res/$case.log" 2>&1 || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		record FAIL "refuse/$case" "exit 0; log: $res/$case.log"
 	elif ! grep -qF "$text" "$res/$case.log"; then
@@ -89,18 +89,18 @@ refused not-applying "sub-series policy does not apply on the base" "$sender_nam
 
 # The real run.
 out=$tmp/mbox
-if ! as "$sender_name" "$sender_email" "$TOP/scripts/mbox.sh" "$out" >"$res/mbox.log" 2>&1; then
-	record FAIL make-mbox "scripts/mbox.sh failed; log: $res/mbox.log"
+if ! as "$sender_name" "$sender_email" "$TOP/scripts/series/mbox.sh" "$out" >"$res/mbox.log" 2>&1; then
+	record FAIL make-mbox "scripts/series/mbox.sh failed; log: $res/mbox.log"
 	report mbox
 	exit 1
 fi
 record PASS make-mbox "$(find "$out" -name '*.mbox' -printf '%f ')"
 
-src=$("$TOP/scripts/tree.sh" 6.12 | tail -n 1)
+src=$("$TOP/scripts/stages/tree.sh" 6.12 | tail -n 1)
 base=$(tree_base "$src")
 mapfile -t stack < <(git -C "$src" rev-list --reverse "$base"..HEAD)
 src61=""
-if src61=$("$TOP/scripts/tree.sh" 6.1 2>>"$log" | tail -n 1) && [ -n "$src61" ]; then
+if src61=$("$TOP/scripts/stages/tree.sh" 6.1 2>>"$log" | tail -n 1) && [ -n "$src61" ]; then
 	base61=$(tree_base "$src61")
 fi
 # A worktree at a base: wt SRC DIR
@@ -155,7 +155,7 @@ while IFS=$'\t' read -r n range needs prefix on61; do
 	check "$n/am-6.12" "$rc" "${bad:+$bad does not apply}${bad:-applies on $(git -C "$src" describe --tags --always "$base" 2>/dev/null || echo "${base:0:12}")${needs:+ after $needs}}"
 	if [ "$on61" = yes ]; then
 		if [ -z "$src61" ]; then
-			record FAIL "$n/am-6.1" "no 6.1 tree (scripts/tree.sh 6.1); log: $log"
+			record FAIL "$n/am-6.1" "no 6.1 tree (scripts/stages/tree.sh 6.1); log: $log"
 		else
 			rc=0
 			# shellcheck disable=SC2086 # a list of names
@@ -170,7 +170,7 @@ while IFS=$'\t' read -r n range needs prefix on61; do
 	nbad=0 first_bad=""
 	for p in "$split"/*; do
 		grep -q '^diff --git' "$p" || continue
-		# As scripts/lint.sh runs it (lib.sh).
+		# As scripts/gates/lint.sh runs it (lib.sh).
 		checkpatch "$src" "$split" "${p##*/}" >"$p.checkpatch"
 		if [ -s "$p.checkpatch" ] &&
 		   ! grep -q '^total: 0 errors, 0 warnings, 0 checks' "$p.checkpatch"; then

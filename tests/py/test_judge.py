@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of the judge's pieces (scripts/judge.py), in the style of the
+"""Unit tests of the judge's pieces (scripts/stages/judge.py), in the style of the
 kernel's kunit_tool_test.py.  The whole judge is tested on console logs by
 tests/judge/fixtures.py; these test what each piece must answer.  KUNIT_DIR
-(scripts/judge-test.sh sets it) is tools/testing/kunit of a kernel tree."""
+(scripts/gates/judge-test.sh sets it) is tools/testing/kunit of a kernel tree."""
 
 import importlib.util
 import os
@@ -12,7 +12,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = importlib.util.spec_from_file_location(
-    "judge", os.path.join(HERE, "..", "..", "scripts", "judge.py"))
+    "judge", os.path.join(HERE, "..", "..", "scripts", "stages", "judge.py"))
 judge = importlib.util.module_from_spec(SPEC)
 SPEC.loader.exec_module(judge)
 KUNIT_DIR = os.environ.get("KUNIT_DIR")

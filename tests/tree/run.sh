@@ -1,5 +1,5 @@
 #!/bin/bash
-# The tree stage's own tests (scripts/tree.sh, scripts/export-series.sh):
+# The tree stage's own tests (scripts/stages/tree.sh, scripts/series/export-series.sh):
 # a user's repository given as KERNEL_SRC is never touched.  A small git
 # repository with the files tree.sh looks for stands in for a kernel tree,
 # and a two-patch series for the series (a TOP of its own, so the real
@@ -88,13 +88,13 @@ kept() {
 	return 1
 }
 
-# tree CASE SRC BASE: scripts/tree.sh BASE with KERNEL_SRC=SRC, in the fake
+# tree CASE SRC BASE: scripts/stages/tree.sh BASE with KERNEL_SRC=SRC, in the fake
 # project; its output in $res/CASE.out, its status in $rc, the path it
 # printed in $out.
 tree() {
 	rc=0
 	case=$1
-	BUILD=$tbuild KERNEL_SRC=$2 TOP=$top "$scripts/tree.sh" "$3" >"$res/$1.out" 2>&1 || rc=$?
+	BUILD=$tbuild KERNEL_SRC=$2 TOP=$top "$scripts/stages/tree.sh" "$3" >"$res/$1.out" 2>&1 || rc=$?
 	out=$(tail -n 1 "$res/$1.out")
 }
 
@@ -236,7 +236,7 @@ exp=$tmp/export
 cp -r "$top" "$exp"
 tree export "$user" t10
 ok=1
-if [ "$rc" -eq 0 ] && TOP=$exp "$scripts/export-series.sh" "$out" >>"$res/export.out" 2>&1; then
+if [ "$rc" -eq 0 ] && TOP=$exp "$scripts/series/export-series.sh" "$out" >>"$res/export.out" 2>&1; then
 	ok=0
 	diff <(sed '/^#/d' "$top/patches/series") <(sed '/^#/d' "$exp/patches/series") >>"$res/export.out" || ok=1
 	for f in "$top"/patches/*.patch; do

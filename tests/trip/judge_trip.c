@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * judge_trip: makes a debug kernel print, on purpose, the reports the
- * harness's judge (scripts/judge.py) must fail a run on, so that a live
- * boot proves the judge sees them (scripts/judge-live.sh).  Not part of
+ * harness's judge (scripts/stages/judge.py) must fail a run on, so that a live
+ * boot proves the judge sees them (scripts/gates/judge-live.sh).  Not part of
  * the series: built out of tree against the debug row's kernel.
  *
  *   insmod judge_trip.ko trip=slub,refcount,list,caller

@@ -9,10 +9,10 @@
 # (tests/judge/fixtures.py compares).  Results in
 # build/results/judge-live/results.tsv.
 #
-# Usage: scripts/judge-live.sh [ROW]	(default 6.12-debug; built if it is not)
+# Usage: scripts/gates/judge-live.sh [ROW]	(default 6.12-debug; built if it is not)
 # shellcheck disable=SC2153 # BASE, OUT, ...: the row's record (row_record)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 row=${1:-6.12-debug}
 res=$BUILD/results/judge-live
@@ -31,9 +31,9 @@ failed() {
 }
 
 # The row's kernel and initramfs, as the row has them (in make check,
-# built earlier in the run: scripts/row.sh then only says so).
+# built earlier in the run: scripts/stages/row.sh then only says so).
 say judge-live "row $row's kernel and initramfs; log: $res/prepare.log"
-"$TOP/scripts/row.sh" --prepare "$row" >"$res/prepare.log" 2>&1 ||
+"$TOP/scripts/stages/row.sh" --prepare "$row" >"$res/prepare.log" 2>&1 ||
 	failed "row $row could not be built, log: $res/prepare.log"
 src=$(tree_path "$BASE") || failed "no kernel tree for $BASE"
 
@@ -56,7 +56,7 @@ cat "$OUT/rootfs.cpio.gz" "$mod/trip.cpio.gz" >"$live/rootfs.cpio.gz"
 
 # One short kselftest after the trips: the run must get to its end, so
 # that what fails is the judge's reading of the log, not the boot.
-BOOT_DT=${DT_FRAGMENT:-} timed judge-live boot "$TOP/scripts/boot.sh" "$live" "$res" "$QEMU_OPTS" \
+BOOT_DT=${DT_FRAGMENT:-} timed judge-live boot "$TOP/scripts/stages/boot.sh" "$live" "$res" "$QEMU_OPTS" \
 	"$PARAMS JUDGE_TRIP=slub,refcount,list,caller,oom KSELFTEST_TESTS=arm:ioremap_ram.sh" ||
 	failed "the boot stage failed, log: $res/console.log"
 

@@ -24,9 +24,9 @@
 # prefix, also in BUILD/results/compile-BASE/results.tsv.  A run on the same
 # commits, configs and scripts keeps the previous results.
 #
-# Usage: [JOBS=N] scripts/compile-test.sh SRC BASE
+# Usage: [JOBS=N] scripts/gates/compile-test.sh SRC BASE
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: compile-test.sh SRC BASE}")
 base=${2:?usage: compile-test.sh SRC BASE}
@@ -39,7 +39,7 @@ log=$res/compile.log
 mkdir -p "$res" "$cdir"
 
 base_rev=$(tree_base "$src") ||
-	die compile "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/tree.sh)"
+	die compile "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/stages/tree.sh)"
 mapfile -t commits < <(git -C "$src" rev-list --reverse "$base_rev"..HEAD)
 [ ${#commits[@]} -gt 0 ] || die compile "" "$src has no commits on top of 'base'"
 
@@ -68,7 +68,7 @@ fi
 checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
 
 # The kernel's C files, not the user-space tests' (tools/: the memblock
-# simulator's cases, which scripts/memblock-test.sh builds and runs).
+# simulator's cases, which scripts/gates/memblock-test.sh builds and runs).
 mapfile -t cfiles < <(git -C "$src" diff --name-only base HEAD -- '*.c' ':!tools/')
 mapfile -t hfiles < <(git -C "$src" diff --name-only base HEAD -- 'include/*.h' 'arch/arm/include/*.h')
 

@@ -2,10 +2,10 @@
 """Validate LAVA job definitions with LAVA's own code.  One line per job on
 stdout: PASS|FAIL <TAB> CHECK/JOB <TAB> detail.
 
-  lava-validate.py schema JOB.yaml...
+  lava/validate.py schema JOB.yaml...
       lava_common.schemas.validate(), strict: the check a LAVA server makes
       when a job is submitted (lavacli jobs submit, lavacli jobs validate).
-  lava-validate.py pipeline DEVICE_TYPES_DIR DICTIONARY.jinja2 JOB.yaml...
+  lava/validate.py pipeline DEVICE_TYPES_DIR DICTIONARY.jinja2 JOB.yaml...
       lava_dispatcher's JobParser and Job.validate() against the device
       dictionary rendered with the job's context: the check lava-run makes
       before it runs a job (lava-run --validate), without needing root or a
@@ -48,7 +48,7 @@ def pipeline(types_dir, dictionary, jobs):
     import lava_dispatcher.utils.filesystem as filesystem
 
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("lava_device", os.path.join(here, "lava-device.py"))
+    spec = importlib.util.spec_from_file_location("lava_device", os.path.join(here, "device.py"))
     lava_device = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(lava_device)
 

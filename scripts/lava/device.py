@@ -4,7 +4,7 @@ server does before it hands a job to lava-run: the dictionary (a Jinja2
 template that extends a device-type template of lava-server) rendered with
 the job's context.
 
-Usage: lava-device.py DEVICE_TYPES_DIR DICTIONARY.jinja2 JOB.yaml > device.yaml
+Usage: lava/device.py DEVICE_TYPES_DIR DICTIONARY.jinja2 JOB.yaml > device.yaml
 """
 import os
 import sys

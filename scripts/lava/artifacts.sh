@@ -10,9 +10,9 @@
 #   SHA256SUMS
 # Publish $BUILD/lava/artifacts at ARTIFACTS_URL for a LAVA lab to fetch.
 #
-# Usage: scripts/lava-artifacts.sh [ROW...]
+# Usage: scripts/lava/artifacts.sh [ROW...]
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 rows=("$@")
 explicit=${#rows[@]}

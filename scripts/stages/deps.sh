@@ -1,10 +1,10 @@
 #!/bin/bash
 # Stage "deps": install the Debian packages the harness needs, if missing.
 #
-# Usage: scripts/deps.sh [BASE...]	(default: every base of configs/matrix.tsv)
+# Usage: scripts/stages/deps.sh [BASE...]	(default: every base of configs/matrix.tsv)
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 log=$BUILD/logs/deps.log
 mkdir -p "$BUILD/logs"
@@ -20,7 +20,7 @@ pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
 # The memblock simulator's run with a 32-bit phys_addr_t, as non-LPAE ARM
-# has (scripts/memblock-test.sh): an i386 compiler and liburcu, and
+# has (scripts/gates/memblock-test.sh): an i386 compiler and liburcu, and
 # qemu-user to run it (this kernel may run no i386 binary itself).  Not
 # gcc-multilib, which removes the ARM cross compiler.  Optional: without
 # them that run is skipped, saying why.

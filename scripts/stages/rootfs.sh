@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stage "rootfs": assemble the initramfs for one built kernel.
 #
-# Usage: scripts/rootfs.sh SRC OUT
+# Usage: scripts/stages/rootfs.sh SRC OUT
 #   SRC: the kernel tree; OUT: its build folder (O=).  Writes OUT/rootfs.cpio.gz
 #   from busybox-static:armhf, the kernel's modules (modules_install + depmod)
 #   and its installed kselftests (TARGETS=arm), with kselftest/init as /init
@@ -9,7 +9,7 @@
 #   guest test kselftest/vmap_stacks.sh (not part of the series) is
 #   installed beside the series' kselftests, first in their list.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: rootfs.sh SRC OUT}")
 out=$(realpath -m "${2:?usage: rootfs.sh SRC OUT}")

@@ -4,9 +4,9 @@
 # rendered with lava-server's qemu device-type template and the job's context,
 # as a LAVA server would hand it to its worker.  Then judge the guest's
 # output (the job's target log) with the judge of the QEMU rows,
-# scripts/results.sh, against the row's expectations and policy.
+# scripts/stages/results.sh, against the row's expectations and policy.
 #
-# Usage: scripts/lava-run.sh [ROW...]   (default: the first row of the matrix)
+# Usage: scripts/lava/run.sh [ROW...]   (default: the first row of the matrix)
 #   A row booted with a device-tree fragment ("-dtb") has no LAVA job: skipped,
 #   saying why.
 #   Needs the rows' builds ($BUILD/out/KEY: make run ROW=...).  Per row,
@@ -16,8 +16,8 @@
 #   $BUILD/results/lava-run/results.tsv, named ROW/CHECK.  Exits 1 if a
 #   check failed.  LAVA_RUN_TIMEOUT (seconds, default 600) bounds lava-run.
 set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lava-lib.sh"
 
 rows=("$@")
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows | head -n 1)
@@ -86,15 +86,15 @@ for row in "${rows[@]}"; do
 	dir=$BUILD/lava-run/$row
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	if ! "$TOP/scripts/lava-artifacts.sh" "$row" >>"$log" 2>&1; then
+	if ! "$TOP/scripts/lava/artifacts.sh" "$row" >>"$log" 2>&1; then
 		record SKIP "$row/lava-run" "no artifacts: $(tail -n 1 "$log" | sed 's/^\[.*FAILED: //')"
 		continue
 	fi
 	LAVA_JOBS=$dir ARTIFACTS_URL=file://$BUILD/lava/artifacts DEVICE_TYPES=qemu \
-		"$TOP/scripts/lava-jobs.sh" "$row" >>"$log"
+		"$TOP/scripts/lava/jobs.sh" "$row" >>"$log"
 	job=$dir/$row-qemu.yaml
-	"$LAVA_PY" "$TOP/scripts/lava-device.py" "$types" "$TOP/configs/lava/devices/qemu-local.jinja2" \
-		"$job" >"$dir/device.yaml" 2>>"$log" || die lava-run "$log" "lava-device.py for $row"
+	"$LAVA_PY" "$TOP/scripts/lava/device.py" "$types" "$TOP/configs/lava/devices/qemu-local.jinja2" \
+		"$job" >"$dir/device.yaml" 2>>"$log" || die lava-run "$log" "lava/device.py for $row"
 
 	say lava-run "$row: lava-run $(basename "$job") on qemu-local (timeout ${LAVA_RUN_TIMEOUT:-600}s)"
 	start=$(date +%s)
@@ -115,7 +115,7 @@ for row in "${rows[@]}"; do
 
 	# 2. The guest's run, by the same judge as a QEMU row's console: the
 	# target log holds the same suite between the same markers.
-	"$TOP/scripts/results.sh" "$row" "$dir/target.log" "$dir/judge" >/dev/null || true
+	"$TOP/scripts/stages/results.sh" "$row" "$dir/target.log" "$dir/judge" >/dev/null || true
 	while IFS=$'\t' read -r status check detail; do
 		record "$status" "$row/$check" "$detail"
 	done <"$dir/judge/results.tsv"

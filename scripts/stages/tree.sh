@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stage "tree": prepare a kernel git tree for BASE and apply the series.
 #
-# Usage: scripts/tree.sh BASE
+# Usage: scripts/stages/tree.sh BASE
 #   Without KERNEL_SRC the tree is build/src/linux-BASE, made from Debian's
 #   linux-source-BASE tarball with one base commit tagged "base"; the series
 #   is applied on its branch "ioremap-ram".
@@ -17,7 +17,7 @@
 #   the stage fails naming the patch and leaves no half-applied tree.
 #   Prints the tree's path on the last line of stdout.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 base=${1:?usage: tree.sh BASE}
 # Progress goes to stderr; stdout carries only the tree's path.
@@ -51,7 +51,7 @@ if [ -n "${KERNEL_SRC:-}" ]; then
 else
 	tarball=/usr/src/linux-source-$base.tar.xz
 	if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
-		[ -f "$tarball" ] || die tree "" "$tarball missing (run scripts/deps.sh)"
+		[ -f "$tarball" ] || die tree "" "$tarball missing (run scripts/stages/deps.sh)"
 		say tree "extracting $tarball"
 		rm -rf "$src" "$src.tmp"
 		mkdir -p "$src.tmp"
@@ -118,7 +118,7 @@ if ! git_q am -q "${list[@]/#/$TOP/patches/}" >>"$log" 2>&1; then
 	die tree "$log" "the series does not apply to $(git -C "${user:-$src}" rev-parse --short "$start")" \
 		"(base $base)${failed:+: $failed failed}; no tree is left half-applied"
 fi
-# The cover letter's subject and blurb, which scripts/export-series.sh
+# The cover letter's subject and blurb, which scripts/series/export-series.sh
 # writes back into the cover letter.
 cover=$TOP/patches/0000-cover-letter.patch
 if [ -f "$cover" ]; then

@@ -3,7 +3,7 @@
 # Run one row of configs/matrix.tsv through every stage:
 # tree, build, rootfs, boot, results.
 #
-# Usage: scripts/row.sh [--prepare|--boot] ROW
+# Usage: scripts/stages/row.sh [--prepare|--boot] ROW
 #   --prepare runs tree, build and rootfs only, --boot boot and results only
 #   (scripts/check.sh boots a row while it prepares the next).  The row is
 #   resolved once into its record, build/rows/ROW.env (scripts/lib.sh
@@ -11,7 +11,7 @@
 #   as a failed check of the row in build/results/ROW/results.tsv (with its
 #   log), and the script exits 1.  Each stage's time goes to build/times.tsv.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mode=all
 case ${1:-} in
@@ -46,13 +46,13 @@ if [ "$mode" != boot ]; then
 	if [ -n "${BUILT:-}" ] && grep -qxF "$KEY" "$BUILT" 2>/dev/null && [ -f "$OUT/arch/arm/boot/zImage" ]; then
 		say build "$KEY: built earlier in this run"
 	else
-		src=$(timed tree "$BASE" "$TOP/scripts/tree.sh" "$BASE" | tail -n 1) ||
+		src=$(timed tree "$BASE" "$TOP/scripts/stages/tree.sh" "$BASE" | tail -n 1) ||
 			stage_failed tree "$BUILD/logs/tree-$BASE.log"
-		SEEDS=$(build_seeds "$BASE" "$KEY") timed build "$KEY" "$TOP/scripts/build.sh" "$src" "$OUT" "${frags[@]}" ||
+		SEEDS=$(build_seeds "$BASE" "$KEY") timed build "$KEY" "$TOP/scripts/stages/build.sh" "$src" "$OUT" "${frags[@]}" ||
 			stage_failed build "$OUT/build.log"
 		[ -z "${BUILT:-}" ] || echo "$KEY" >>"$BUILT"
 	fi
-	timed rootfs "$KEY" "$TOP/scripts/rootfs.sh" "$src" "$OUT" || stage_failed rootfs "$OUT/rootfs.log"
+	timed rootfs "$KEY" "$TOP/scripts/stages/rootfs.sh" "$src" "$OUT" || stage_failed rootfs "$OUT/rootfs.log"
 fi
 [ "$mode" != prepare ] || exit 0
 
@@ -64,7 +64,7 @@ cmdline=$CMDLINE
 if [ "$KIND" = edge ]; then
 	ref=$RES/without-pool
 	refcmd=$(xargs -n 1 <<<"$CMDLINE" | grep -v '^ioremap_pool=' | xargs)
-	BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$ref" "$QEMU_OPTS" "$refcmd memtotal=1" ||
+	BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/stages/boot.sh" "$OUT" "$ref" "$QEMU_OPTS" "$refcmd memtotal=1" ||
 		stage_failed boot "$ref/console.log"
 	memtotal=$(sed -n 's/^=== ioremap-ram: MemTotal: *\([0-9]*\) kB.*/\1/p' "$ref/console.log")
 	[ -n "$memtotal" ] || stage_failed boot-without-pool "$ref/console.log"
@@ -73,6 +73,6 @@ if [ "$KIND" = edge ]; then
 fi
 
 # The guest runs the tests the row's expectations name (TESTS), no others.
-BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$cmdline" ||
+BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/stages/boot.sh" "$OUT" "$RES" "$QEMU_OPTS" "$cmdline" ||
 	stage_failed boot "$RES/console.log"
-timed results "$ROW" "$TOP/scripts/results.sh" "$ROW"
+timed results "$ROW" "$TOP/scripts/stages/results.sh" "$ROW"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stage "boot": boot one built kernel and its initramfs in QEMU, capture the console.
 #
-# Usage: scripts/boot.sh OUT RES "QEMU OPTIONS" "KERNEL CMDLINE"
+# Usage: scripts/stages/boot.sh OUT RES "QEMU OPTIONS" "KERNEL CMDLINE"
 #   Boots OUT's zImage and rootfs with QEMU OPTIONS (the machine of
 #   configs/qemu.env and the row's: a row's record has them as QEMU_OPTS);
 #   writes RES/console.log and RES/boot.seconds.  BOOT_DT=FILE.dtsi: the
@@ -12,10 +12,10 @@
 #   that never gets there; a guest whose kernel oopsed or panicked and then
 #   printed nothing for BOOT_STALL seconds (default 60) is stopped then,
 #   not at the timeout.  A boot that times out or is stopped is not a
-#   failure of this stage: the judge (scripts/results.sh) fails it, since
+#   failure of this stage: the judge (scripts/stages/results.sh) fails it, since
 #   the console log says how far the guest got.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 out=$(realpath -m "${1:?usage: boot.sh OUT RES QEMU-OPTIONS CMDLINE}")
 res=$(realpath -m "${2:?usage: boot.sh OUT RES QEMU-OPTIONS CMDLINE}")

@@ -6,7 +6,7 @@
 export LAVA_PY=/usr/bin/python3
 
 # lava_install LOG PKG...: install the Debian packages that are missing, as
-# scripts/deps.sh does.  Returns 1, with the reason on stdout, when they
+# scripts/stages/deps.sh does.  Returns 1, with the reason on stdout, when they
 # cannot be installed.
 lava_install() {
 	local log=$1 p sudo=()
@@ -23,7 +23,7 @@ lava_install() {
 	say lava "installing: ${missing[*]}" >&2
 	mkdir -p "$(dirname "$log")"
 	# apt-get update may fail one index of a mirror in the middle of a sync
-	# (scripts/deps.sh): install from the indexes it got.
+	# (scripts/stages/deps.sh): install from the indexes it got.
 	if ! { "${sudo[@]}" apt-get update || true
 		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
 			apt-get install -y --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1; then

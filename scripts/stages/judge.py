@@ -3,8 +3,8 @@
 """The judge: the verdict of one guest run of the suite.
 
 Reads the console of a guest that ran kselftest/suite (a QEMU serial log
-from scripts/boot.sh, or the target log of a LAVA job from
-scripts/lava-run.sh), the row's expectations (kselftest/expect/NAME: one
+from scripts/stages/boot.sh, or the target log of a LAVA job from
+scripts/lava/run.sh), the row's expectations (kselftest/expect/NAME: one
 line "TEST CASE ok|skip" per case) and the policy the row's kernel must
 report, and prints one check a line, "PASS|FAIL|SKIP<TAB>check<TAB>why".
 Every check starts as FAIL and only the evidence in the log moves it:

@@ -8,14 +8,14 @@
 # so that a value is YAML whatever it holds.  Writes
 # $LAVA_JOBS/ROW-DEVICE_TYPE.yaml (default $BUILD/lava/).
 #
-# Usage: scripts/lava-jobs.sh [ROW...]
+# Usage: scripts/lava/jobs.sh [ROW...]
 #   ARTIFACTS_URL  base URL of the artifacts (default file://$BUILD/lava/artifacts,
-#                  what scripts/lava-artifacts.sh fills); a job takes its
+#                  what scripts/lava/artifacts.sh fills); a job takes its
 #                  files from ARTIFACTS_URL/BUILD_KEY/DEVICE_TYPE/
 #   DEVICE_TYPES   default "qemu beaglebone-black"
 set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lava-lib.sh"
 
 url_base=${ARTIFACTS_URL:-file://$BUILD/lava/artifacts}
 url_base=${url_base%/}
@@ -45,7 +45,7 @@ for row in "${rows[@]}"; do
 		tmpl=$TOP/configs/lava/job-$type.yaml
 		[ -f "$tmpl" ] || die lava-jobs "" "no template $tmpl for device type $type"
 		job=$out/$row-$type.yaml
-		# Debian's python3, which has python3-yaml (scripts/deps.sh).
+		# Debian's python3, which has python3-yaml (scripts/stages/deps.sh).
 		if ! err=$("$LAVA_PY" "$TOP/scripts/harness.py" lava-job --job "$tmpl" \
 			--test "$TOP/configs/lava/test-kselftest.yaml" --device-type "$type" \
 			--url-base "$url_base" --series "$stamp" --out "$job" \

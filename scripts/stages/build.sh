@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stage "build": configure and build one kernel (zImage + modules).
 #
-# Usage: [SEEDS="DIR..."] scripts/build.sh SRC OUT FRAGMENT...
+# Usage: [SEEDS="DIR..."] scripts/stages/build.sh SRC OUT FRAGMENT...
 #   The config is allnoconfig with the fragments (paths under configs/) as
 #   KCONFIG_ALLCONFIG (scripts/kconfig/merge_config.sh -n): a symbol no
 #   fragment names is off wherever Kconfig allows it.  Every symbol a
@@ -11,7 +11,7 @@
 #   (builds of the same tree) whose .config differs least from OUT's: Kbuild
 #   then rebuilds only what the config changes touch.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: build.sh SRC OUT FRAGMENT...}")
 out=$(realpath -m "${2:?usage: build.sh SRC OUT FRAGMENT...}")

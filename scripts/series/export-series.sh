@@ -1,16 +1,16 @@
 #!/bin/bash
 # Export the series from a kernel git tree back into patches/ (git format-patch).
 #
-# Usage: scripts/export-series.sh SRC
+# Usage: scripts/series/export-series.sh SRC
 #   Exports BASE..HEAD of SRC (the tree `make edit` prepared; BASE is the
-#   commit scripts/tree.sh applied the series to) as patches/NNNN-*.patch
+#   commit scripts/stages/tree.sh applied the series to) as patches/NNNN-*.patch
 #   with a cover letter whose subject and blurb are the tree's note
-#   "description" (lib.sh tree_note: scripts/tree.sh takes it from the old
+#   "description" (lib.sh tree_note: scripts/stages/tree.sh takes it from the old
 #   cover letter; edit the file `git -C SRC rev-parse --git-path
 #   ioremap-ram/description` names to change them), and rewrites
 #   patches/series.  Old patch files are removed first.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: export-series.sh SRC}")
 git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||
@@ -99,7 +99,7 @@ done
 rm -f "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/*.patch "$TOP/patches/"
 {
-	echo "# The series, in order, for quilt and scripts/tree.sh."
+	echo "# The series, in order, for quilt and scripts/stages/tree.sh."
 	echo "# The cover letter (0000-cover-letter.patch) is not a patch and stays out."
 	echo "# \"NAME  # needs: PATH\": only for trees that have PATH (left out on others);"
 	echo "# \"NAME  # needs: PATH: TEXT\": only for trees whose PATH holds TEXT."
@@ -109,7 +109,7 @@ cp "$tmp"/*.patch "$TOP/patches/"
 		[ "$name" = 0000-cover-letter.patch ] || echo "$name${note[$slug]:+  ${note[$slug]}}"
 	done
 } >"$TOP/patches/series"
-# The tree holds exactly this series now: tell scripts/tree.sh, so that it
+# The tree holds exactly this series now: tell scripts/stages/tree.sh, so that it
 # does not apply it again (which would rewrite, and rebuild, every file).
 tree_note "$src" stamp "$(series_stamp) $base"
 say export "$n patches and the cover letter written to patches/"

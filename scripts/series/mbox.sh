@@ -16,10 +16,10 @@
 # repository's placeholder identity (or the series' role identity), a
 # sub-series that does not apply, are each one error naming it.
 #
-# Usage: scripts/mbox.sh [OUT]	(default build/mbox; BASE=6.12,
+# Usage: scripts/series/mbox.sh [OUT]	(default build/mbox; BASE=6.12,
 #   SUBSERIES=FILE instead of patches/subseries)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 out=$(realpath -m "${1:-$BUILD/mbox}")
 base=${BASE:-6.12}
@@ -40,7 +40,7 @@ case $me in
 	;;
 esac
 
-src=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || die mbox "" "no patched $base tree (scripts/tree.sh $base)"
+src=$("$TOP/scripts/stages/tree.sh" "$base" | tail -n 1) || die mbox "" "no patched $base tree (scripts/stages/tree.sh $base)"
 base_rev=$(tree_base "$src") || die mbox "" "$src has no base commit"
 mapfile -t commits < <(git -C "$src" rev-list --reverse "$base_rev"..HEAD)
 npatches=$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/patches/series")

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Validate the generated LAVA jobs ($LAVA_JOBS/*.yaml, default $BUILD/lava/,
-# from scripts/lava-jobs.sh) with LAVA's own code, Debian's packages:
+# from scripts/lava/jobs.sh) with LAVA's own code, Debian's packages:
 #   schema/JOB    lava_common.schemas.validate(), strict: what a LAVA server
 #                 checks on submission (lava-common)
 #   pipeline/JOB  the dispatcher's parser and Job.validate() against a device
@@ -13,10 +13,10 @@
 # $BUILD/results/lava/results.tsv; a SKIP, with the reason, when the
 # packages cannot be installed.  Exits 1 if a check failed.
 #
-# Usage: scripts/lava-validate.sh
+# Usage: scripts/lava/validate.sh
 set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lava-lib.sh"
 
 jobs_dir=${LAVA_JOBS:-$BUILD/lava}
 res=$BUILD/results/lava
@@ -28,7 +28,7 @@ log=$BUILD/logs/lava-validate.log
 
 mapfile -t jobs < <(find "$jobs_dir" -maxdepth 1 -name '*.yaml' | LC_ALL=C sort)
 if [ ${#jobs[@]} -eq 0 ]; then
-	record FAIL jobs "no job in $jobs_dir (run scripts/lava-jobs.sh)"
+	record FAIL jobs "no job in $jobs_dir (run scripts/lava/jobs.sh)"
 	report lava
 	exit 1
 fi
@@ -39,8 +39,8 @@ if ! why=$(lava_install "$log" lava-common); then
 	exit 0
 fi
 start=$(date +%s.%N)
-"$LAVA_PY" "$TOP/scripts/lava-validate.py" schema "${jobs[@]}" >>"$tsv" 2>>"$log" ||
-	die lava "$log" "lava-validate.py schema"
+"$LAVA_PY" "$TOP/scripts/lava/validate.py" schema "${jobs[@]}" >>"$tsv" 2>>"$log" ||
+	die lava "$log" "lava/validate.py schema"
 schema_s=$(echo "$(date +%s.%N) - $start" | bc)
 
 # The pipeline check: the same jobs, their URLs pointed at empty files.
@@ -71,8 +71,8 @@ else
 			continue
 		fi
 		LAVA_VALIDATE_LOG=$BUILD/logs/lava-validate-pipeline.log \
-			"$LAVA_PY" "$TOP/scripts/lava-validate.py" pipeline "$types" "$dict" "${list[@]}" \
-			>>"$tsv" 2>>"$log" || die lava "$log" "lava-validate.py pipeline"
+			"$LAVA_PY" "$TOP/scripts/lava/validate.py" pipeline "$types" "$dict" "${list[@]}" \
+			>>"$tsv" 2>>"$log" || die lava "$log" "lava/validate.py pipeline"
 	done
 	pipeline_s=$(echo "$(date +%s.%N) - $start" | bc)
 fi

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Stage "judge-test": the judge (scripts/judge.py) on its fixtures, the
+# Stage "judge-test": the judge (scripts/stages/judge.py) on its fixtures, the
 # harness's Python unit tests, and ShellCheck on the harness.  Each fixture
 # is a console log with the whole table of checks the judge must answer
 # (tests/judge/NAME.want, read by tests/judge/fixtures.py); the unit tests
@@ -7,9 +7,9 @@
 # Runs in seconds, first in make check: every later verdict comes from
 # this judge.
 #
-# Usage: scripts/judge-test.sh
+# Usage: scripts/gates/judge-test.sh
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 res=$BUILD/results/judge
 fix=$TOP/tests/judge
@@ -31,7 +31,7 @@ if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$tsv"; then
 fi
 
 # ShellCheck: the harness's scripts, the guest's scripts.
-mapfile -t sh < <(cd "$TOP" && grep -lE '^#!/bin/(ba)?sh' scripts/* tests/*/*.sh kselftest/* configs/lava/init .ci/run 2>/dev/null)
+mapfile -t sh < <(cd "$TOP" && grep -lE '^#!/bin/(ba)?sh' scripts/* scripts/*/* bench/*.sh tests/*/*.sh kselftest/* configs/lava/init .ci/run 2>/dev/null)
 if out=$(cd "$TOP" && shellcheck -x "${sh[@]}" 2>&1); then
 	record PASS shellcheck "${#sh[@]} scripts"
 else

@@ -2,16 +2,16 @@
 # Run the series' Coccinelle check for ioremap() of RAM
 # (scripts/coccinelle/api/ioremap_ram.cocci in the kernel tree).
 #
-# Usage: scripts/cocci.sh SRC corpus	judge the labelled corpus tests/cocci/*.c:
+# Usage: scripts/gates/cocci.sh SRC corpus	judge the labelled corpus tests/cocci/*.c:
 #					one check per file, then precision and recall
-#        scripts/cocci.sh SRC DIR	report the hits under DIR (absolute, or
+#        scripts/gates/cocci.sh SRC DIR	report the hits under DIR (absolute, or
 #					relative to SRC), with the time it took
 #   SRC is a kernel tree with the series applied.  Corpus checks are printed
 #   as PASS/FAIL/SKIP lines and written to build/results/cocci/results.tsv.
 #   A file spatch cannot parse is reported and fails; it is never counted
 #   as clean.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: cocci.sh SRC corpus|DIR}")
 what=${2:?usage: cocci.sh SRC corpus|DIR}

@@ -14,10 +14,10 @@
 # "not ok" line, or from the assert() message) and "run" are FAILs and the
 # cases that passed before are left out.  A failed build is a FAIL "build".
 #
-# Usage: scripts/memblock-test.sh SRC BASE [REV]
+# Usage: scripts/gates/memblock-test.sh SRC BASE [REV]
 #   REV: the commit of SRC to test (default HEAD), e.g. a prefix of the series
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: memblock-test.sh SRC BASE [REV]}")
 base=${2:?usage: memblock-test.sh SRC BASE [REV]}
@@ -42,7 +42,7 @@ rlog=$res/run.log
 
 # tools/lib/slab.c needs liburcu's headers (Debian's liburcu-dev).
 if ! echo '#include <urcu/uatomic.h>' | cc -E -x c - >/dev/null 2>&1; then
-	record FAIL run "no <urcu/uatomic.h>, which the simulator needs (Debian liburcu-dev: scripts/deps.sh installs it)"
+	record FAIL run "no <urcu/uatomic.h>, which the simulator needs (Debian liburcu-dev: scripts/stages/deps.sh installs it)"
 	report "memblock-$base"
 	exit 1
 fi
@@ -141,7 +141,7 @@ fi
 # memblock_overlaps_map_memory case must be among them and pass.
 cc32=i686-linux-gnu-gcc
 if ! command -v "$cc32" >/dev/null || ! command -v qemu-i386 >/dev/null; then
-	record SKIP 32bit "no $cc32 or qemu-i386 (scripts/deps.sh installs crossbuild-essential-i386, qemu-user and liburcu-dev:i386 when it can)"
+	record SKIP 32bit "no $cc32 or qemu-i386 (scripts/stages/deps.sh installs crossbuild-essential-i386, qemu-user and liburcu-dev:i386 when it can)"
 else
 	say memblock "building and running it with a 32-bit phys_addr_t (i386, qemu-i386)"
 	rm -rf "$work/tree32"

@@ -1,17 +1,17 @@
 #!/bin/bash
 # Stage "results": the verdict of one row's guest run, by the judge.
 #
-# Usage: scripts/results.sh ROW [CONSOLE [OUT]]
+# Usage: scripts/stages/results.sh ROW [CONSOLE [OUT]]
 #   Judges CONSOLE (default build/results/ROW/console.log, from
-#   scripts/boot.sh; scripts/lava-run.sh passes a LAVA job's target log,
+#   scripts/stages/boot.sh; scripts/lava/run.sh passes a LAVA job's target log,
 #   and OUT, the folder of the results, instead of build/results/ROW)
 #   against the row's expectations and policy (its record,
-#   build/rows/ROW.env: scripts/lib.sh row_record) with scripts/judge.py, which decides
+#   build/rows/ROW.env: scripts/lib.sh row_record) with scripts/stages/judge.py, which decides
 #   every check (see there).  Writes OUT/{results.tsv,junit.xml,judge.log,
 #   ktap.txt,dmesg.txt} and prints one line per check: PASS, FAIL or SKIP,
 #   the check's name and why.  Exits 1 if any check failed.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 row=${1:?usage: results.sh ROW [CONSOLE [OUT]]}
 rec=$BUILD/rows/$row.env
@@ -36,12 +36,12 @@ tsv=$res/results.tsv
 : >"$tsv"
 rm -f "$res/junit.xml"
 rc=0
-"$TOP/scripts/judge.py" --console "$console" --expect "$EXPECT" --policy "$POLICY" \
+"$TOP/scripts/stages/judge.py" --console "$console" --expect "$EXPECT" --policy "$POLICY" \
 	--kunit-dir "$(kunit_dir)" --tsv "$tsv" --parser-log "$res/judge.log" >/dev/null 2>"$res/judge.err" || rc=$?
 if [ "$rc" -gt 1 ] || [ ! -s "$tsv" ]; then
 	# The judge could not judge (exit 2) or died: the row has no verdict,
 	# so it failed.
-	printf 'FAIL\tjudge\tscripts/judge.py could not judge (exit %s): %s\n' "$rc" \
+	printf 'FAIL\tjudge\tscripts/stages/judge.py could not judge (exit %s): %s\n' "$rc" \
 		"$(tail -n 1 "$res/judge.err")" >"$tsv"
 fi
 

@@ -1,12 +1,12 @@
 #!/bin/bash
 # The series' review gates, on kernel trees with the series applied: for
-# each BASE the lint (scripts/lint.sh: checkpatch --strict, subjects,
+# each BASE the lint (scripts/gates/lint.sh: checkpatch --strict, subjects,
 # kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
-# its labelled corpus (scripts/cocci.sh) and the compile coverage
-# (scripts/compile-test.sh: 6 configs W=1 C=1, each prefix of the series)
+# its labelled corpus (scripts/gates/cocci.sh) and the compile coverage
+# (scripts/gates/compile-test.sh: 6 configs W=1 C=1, each prefix of the series)
 # and the sub-series' mboxes (tests/mbox/run.sh: make mbox, each mbox
 # applied alone after what it needs, checkpatch, built);
-# for each BASE the memblock simulator (scripts/memblock-test.sh): on the
+# for each BASE the memblock simulator (scripts/gates/memblock-test.sh): on the
 # first BASE with the whole series, on the others with the series up to its
 # fix alone (patches 1-3, which upstream would take first: the commit whose
 # subject is FIX_SUBJECT below).
@@ -16,9 +16,9 @@
 # With --summary (make gates) a summary follows, ending "N passed,
 # N failed, N skipped"; exits 1 if a check failed.
 #
-# Usage: scripts/gates.sh [--summary] BASE...	(make gates: BASE=6.12)
+# Usage: scripts/gates/gates.sh [--summary] BASE...	(make gates: BASE=6.12)
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 summ=0
 if [ "${1:-}" = --summary ]; then
@@ -55,25 +55,25 @@ declare -A srcs=()
 for entry in "${plan[@]}"; do
 	base=${entry%% *} name=${entry#* }
 	if [ -z "${srcs[$base]+set}" ]; then
-		srcs[$base]=$("$TOP/scripts/tree.sh" "$base" | tail -n 1) || srcs[$base]=""
+		srcs[$base]=$("$TOP/scripts/stages/tree.sh" "$base" | tail -n 1) || srcs[$base]=""
 	fi
 	src=${srcs[$base]}
 	if [ -z "$src" ]; then
 		mkdir -p "$BUILD/results/$name"
-		printf 'FAIL\ttree\tscripts/tree.sh %s failed, log: %s\n' "$base" \
+		printf 'FAIL\ttree\tscripts/stages/tree.sh %s failed, log: %s\n' "$base" \
 			"$BUILD/logs/tree-$base.log" >"$BUILD/results/$name/results.tsv"
 		echo "gate: $name"
 		names+=("$name")
 		continue
 	fi
 	case $name in
-	lint-*) gate "$name" "$TOP/scripts/lint.sh" "$src" "$base" ;;
-	cocci) gate cocci "$TOP/scripts/cocci.sh" "$src" corpus ;;
-	compile-*) gate "$name" "$TOP/scripts/compile-test.sh" "$src" "$base" ;;
+	lint-*) gate "$name" "$TOP/scripts/gates/lint.sh" "$src" "$base" ;;
+	cocci) gate cocci "$TOP/scripts/gates/cocci.sh" "$src" corpus ;;
+	compile-*) gate "$name" "$TOP/scripts/gates/compile-test.sh" "$src" "$base" ;;
 	mbox) gate mbox "$TOP/tests/mbox/run.sh" ;;
 	memblock-*)
 		if [ "$base" = "$1" ]; then
-			gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base"
+			gate "$name" "$TOP/scripts/gates/memblock-test.sh" "$src" "$base"
 			continue
 		fi
 		# The other bases: the series up to its fix alone (none found, as
@@ -81,7 +81,7 @@ for entry in "${plan[@]}"; do
 		# "no-fix-commit", naming it, and the other gates still run).
 		fix=$(git -C "$src" log --format='%H %s' "$(tree_base "$src")"..HEAD 2>/dev/null |
 			awk -v s="$FIX_SUBJECT" 'substr($0, 42) == s { print $1 }') || fix=""
-		gate "$name" "$TOP/scripts/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
+		gate "$name" "$TOP/scripts/gates/memblock-test.sh" "$src" "$base" "${fix:-no-fix-commit}"
 		;;
 	esac
 done

@@ -12,9 +12,9 @@
 #   - make htmldocs SPHINXDIRS=arch/arm builds the new page without a warning.
 # One PASS/FAIL line per check, also in build/results/lint-BASE/results.tsv.
 #
-# Usage: scripts/lint.sh SRC BASE
+# Usage: scripts/gates/lint.sh SRC BASE
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath -m "${1:?usage: lint.sh SRC BASE}")
 base=${2:?usage: lint.sh SRC BASE}
@@ -23,7 +23,7 @@ mkdir -p "$res"
 tsv=$res/results.tsv
 : >"$tsv"
 base_rev=$(tree_base "$src") ||
-	die lint "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/tree.sh)"
+	die lint "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/stages/tree.sh)"
 mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/[[:space:]].*//' \
 	"$TOP/patches/series")
 
@@ -139,7 +139,7 @@ hlog=$res/htmldocs.log
 if [ ! -f "$src/Documentation/arch/arm/index.rst" ]; then
 	record SKIP htmldocs "linux-source-$base has no Documentation/arch/arm/index.rst (before v6.5): SPHINXDIRS=arch/arm cannot build there"
 elif ! [ -x /usr/bin/sphinx-build ]; then
-	record SKIP htmldocs "/usr/bin/sphinx-build missing (Debian's python3-sphinx; scripts/deps.sh installs it)"
+	record SKIP htmldocs "/usr/bin/sphinx-build missing (Debian's python3-sphinx; scripts/stages/deps.sh installs it)"
 elif ! PYTHONDONTWRITEBYTECODE=1 make -C "$src" O="$BUILD/htmldocs-$base" SPHINXDIRS=arch/arm \
 	PYTHON3=/usr/bin/python3 SPHINXBUILD=/usr/bin/sphinx-build htmldocs >"$hlog" 2>&1; then
 	record FAIL htmldocs "make htmldocs SPHINXDIRS=arch/arm failed, log: $hlog"
