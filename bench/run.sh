@@ -22,6 +22,7 @@
 #   BENCH_ONLY=P5: the patched kernel's 256 MiB pool boot and P5 alone.
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+build_lock "$@"
 
 res=$BUILD/results/bench
 mkdir -p "$res"
@@ -43,7 +44,7 @@ esac
 # The patched tree, used as it is.  scripts/stages/tree.sh only when there is none
 # yet: on a tree with uncommitted edits it would check the branch out again.
 src=$(tree_path 6.12) || die bench "" "KERNEL_SRC=$KERNEL_SRC is not a git repository"
-[ -n "$(tree_note "$src" stamp 2>/dev/null)" ] || src=$("$TOP/scripts/stages/tree.sh" 6.12 | tail -n 1)
+[ -n "$(tree_note "$src" stamp 2>/dev/null)" ] || src=$("$TOP/scripts/stages/tree.sh" 6.12)
 src=$(realpath "$src")
 if ! git -C "$src" diff --quiet HEAD 2>/dev/null; then
 	say bench "note: $src has uncommitted changes; they are measured too"
@@ -131,6 +132,7 @@ boot_bench() {
 	cp "$bb" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
 	install -m 755 "$TOP/kselftest/init" "$root/init"
+	install -D -m 644 "$TOP/kselftest/setup.sh" "$root/lib/ioremap-ram/setup.sh"
 	cp "$@" "$root/bench/"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$guest/rootfs.cpio.gz"
 	cp "$kout/arch/arm/boot/zImage" "$guest/arch/arm/boot/"

@@ -20,26 +20,33 @@
 # reason, the time of each stage (build/times.tsv) and ends with the line
 # "N passed, N failed, N skipped"; exits 1 if any check failed.
 #
-# Usage: [GUESTS=N] scripts/check.sh [--all] [ROW...]	(default: every row)
+# Usage: [GUESTS=N] scripts/check.sh [--all] [--base BASE] [ROW...]
+#   (default: every row; with --base and no ROW, the first row of BASE)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-all=0
+all=0 base=""
 if [ "${1:-}" = --all ]; then
 	all=1
 	shift
 fi
+if [ "${1:-}" = --base ]; then
+	base=${2:?--base BASE}
+	shift 2
+fi
 
-# One run at a time per build folder: two would build in the same O= folders.
+build_lock "$@"
 mkdir -p "$BUILD/logs"
-exec 9>"$BUILD/.lock"
-flock -n 9 || die check "" "another make run/check is using $BUILD"
 
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows)
+if [ ${#rows[@]} -eq 0 ] && [ -n "$base" ]; then
+	rows=("$(matrix rows --base "$base" | head -n 1)")
+	[ -n "${rows[0]}" ] || die check "" "no row of configs/matrix.tsv has the base '$base' (bases: $(matrix bases | tr '\n' ' '))"
+fi
+[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix rows)
 for row in "${rows[@]}"; do
-	row_field "$row" base >/dev/null ||
-		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix_rows | tr '\n' ' '))"
+	matrix field "$row" base >/dev/null 2>&1 ||
+		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix rows | tr '\n' ' '))"
 done
 : >"$BUILD/times.tsv"
 # What ran before this script (make, scripts/stages/deps.sh) counts as "deps".
@@ -103,7 +110,7 @@ bounded() {
 start_gates() {
 	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
 	local bases
-	bases=$(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
+	bases=$(for r in "${rows[@]}"; do matrix field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
 	say check "review gates (${bases% }) run beside the rows (nice $gates_nice); log: $BUILD/logs/gates.log"
 	# shellcheck disable=SC2086 # one word a base
 	nice -n "$((10#$gates_nice))" "$TOP/scripts/gates/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
@@ -118,7 +125,7 @@ start_gates() {
 # rows queued behind it.
 start_gates
 early_trees=()
-for b in $(for r in "${rows[@]}"; do row_field "$r" base; done | awk '!seen[$0]++' | tail -n +2); do
+for b in $(for r in "${rows[@]}"; do matrix field "$r" base; done | awk '!seen[$0]++' | tail -n +2); do
 	say check "the $b tree, beside the first rows; log: $BUILD/logs/tree-early-$b.log"
 	timed tree "$b" "$TOP/scripts/stages/tree.sh" "$b" >"$BUILD/logs/tree-early-$b.log" 2>&1 &
 	early_trees+=($!)

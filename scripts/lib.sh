@@ -7,6 +7,31 @@
 : "${T0:=$(date +%s)}"
 export TOP BUILD T0
 
+# Variables the harness sets for the commands it starts, never the user:
+# a value in the environment of a command started by hand is dropped, so
+# that what a command does depends only on the variables make help lists.
+# BUILD_LOCKED (build_lock) tells a command started by the harness.
+if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
+	unset BUILT SEEDS BOOT_DT CC_CCACHE_REAL SUBSERIES LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM BUILD_LOCKED
+fi
+
+# build_lock ARGS...: take the build folder's lock ($BUILD/.lock) for
+# this command and every command it starts, or fail at once naming the
+# command that holds it: two commands writing build/ at the same time
+# would build in the same O= folders and write each other's results.  A
+# command started under the lock (BUILD_LOCKED) holds it already.
+build_lock() {
+	[ "${BUILD_LOCKED:-}" != "$BUILD" ] || return 0
+	mkdir -p "$BUILD"
+	exec 19>>"$BUILD/.lock"
+	if ! flock -n 19; then
+		die lock "" "another command is using $BUILD: $(cat "$BUILD/.lock.owner" 2>/dev/null || echo '(unknown)'); wait for it, or give this one another BUILD="
+	fi
+	printf '%s, pid %s, since %s\n' "${0#"$TOP"/}${*:+ $*}" "$$" "$(date '+%F %T')" >"$BUILD/.lock.owner"
+	BUILD_LOCKED=$BUILD
+	export BUILD_LOCKED
+}
+
 # elapsed: seconds since the top-level command started, as m:ss
 elapsed() {
 	local s=$(($(date +%s) - T0))
@@ -42,37 +67,20 @@ run_logged() {
 	fi
 }
 
-# row_field ROW COLUMN: a column of configs/matrix.tsv for one row
-row_field() {
-	local row=$1 col=$2
-	awk -F'\t' -v row="$row" -v col="$col" '
-		/^#/ || NF == 0 { next }
-		!hdr { for (i = 1; i <= NF; i++) idx[$i] = i; hdr = 1; next }
-		$1 == row { print $idx[col]; found = 1 }
-		END { exit !found }' "$TOP/configs/matrix.tsv"
-}
+# harness ARGS...: scripts/harness.py, the one reader and writer of the
+# text the harness parses or produces (the matrix, the sub-series, JUnit,
+# the LAVA jobs).
+harness() { python3 "$TOP/scripts/harness.py" "$@"; }
 
-# expect_tests FILE: the kselftests an expectation file names, as the
-# guest's suite takes them (kselftest/suite): "arm:NAME,arm:NAME...", not
-# its KUnit suites ("kunit:SUITE") nor what it allows ("allow ...").
-expect_tests() {
-	awk '{ sub(/#.*/, "") } NF && $1 !~ /^kunit:/ && $1 != "allow" && $1 != "expect" { print "arm:" $1 }' "$1" |
-		awk '!seen[$0]++' | paste -sd, -
-}
+# matrix ARGS...: configs/matrix.tsv through harness.py: "rows [--base
+# BASE]" (the row names), "bases", "row ROW" (COLUMN<TAB>VALUE lines),
+# "field ROW COLUMN"; a row that is not there fails, saying so on stderr.
+matrix() { harness matrix --file "$TOP/configs/matrix.tsv" "$@"; }
 
 # series_stamp: a fingerprint of patches/ (the series file and the patches)
 series_stamp() {
 	find "$TOP/patches" -name '*.patch' -o -name series | sort | xargs cat |
 		sha1sum | cut -c1-40
-}
-
-# build_key BASE FRAGMENT...: the build folder's name under $BUILD/out.
-# Rows with the same base and fragments share one build (they differ in
-# how they boot).
-build_key() {
-	local base=$1
-	shift
-	echo "$base-$(sed -e 's/\.config//g' -e 's/ /+/g' <<<"$*")"
 }
 
 # build_seeds BASE KEY: the other build folders of BASE, which a first
@@ -147,12 +155,6 @@ tree_base() {
 	git -C "$1" rev-parse -q --verify 'refs/tags/base^{commit}'
 }
 
-# matrix_rows: the names of all rows of configs/matrix.tsv
-matrix_rows() {
-	awk -F'\t' '/^#/ || NF == 0 { next } !hdr { hdr = 1; next } { print $1 }' \
-		"$TOP/configs/matrix.tsv"
-}
-
 CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 export CROSS_COMPILE ARCH=arm
 
@@ -195,14 +197,10 @@ if [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null &&
 	export PATH CCACHE_BASEDIR CCACHE_DEPEND
 fi
 
-# run_progress STAGE LOG CMD...: like run_logged, for long commands: prints a
-# line every 30 s with the elapsed time and the last line of the log.
-run_progress() {
-	local stage=$1 log=$2 pid rc=0 n=0
-	shift 2
-	mkdir -p "$(dirname "$log")"
-	"$@" >>"$log" 2>&1 &
-	pid=$!
+# wait_progress STAGE LOG PID: wait for PID, printing a line every 30 s
+# with the elapsed time and the last line of LOG; returns PID's status.
+wait_progress() {
+	local stage=$1 log=$2 pid=$3 rc=0 n=0
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 1
 		n=$((n + 1))
@@ -211,7 +209,60 @@ run_progress() {
 		fi
 	done
 	wait "$pid" || rc=$?
+	return "$rc"
+}
+
+# run_progress STAGE LOG CMD...: like run_logged, for long commands: prints a
+# line every 30 s with the elapsed time and the last line of the log.
+run_progress() {
+	local stage=$1 log=$2 rc=0
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	"$@" >>"$log" 2>&1 &
+	wait_progress "$stage" "$log" $! || rc=$?
 	[ "$rc" -eq 0 ] || die "$stage" "$log" "$* (exit $rc)"
+}
+
+# pkgs_missing PKG...: those of the Debian packages PKG... not installed
+pkgs_missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"
+	done
+}
+
+# pkgs_install STAGE LOG [APT-GET OPTION...] -- PKG...: the one installer
+# of Debian packages (scripts/stages/deps.sh, the LAVA scripts): apt-get
+# update, once a command, then apt-get install OPTIONS PKG..., as root or
+# with sudo, its output to LOG and a progress line every 30 s.  A mirror
+# in the middle of a sync fails one index (apt-get update exits 100) while
+# the others are fine: the update runs a second time, then the install uses
+# the indexes it got.  Returns 1, with the reason on stdout, when the
+# packages cannot be installed.
+pkgs_install() {
+	local stage=$1 log=$2 sudo=() opts=() rc=0
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	[ $# -gt 0 ] || return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || { echo "not root and no sudo to install $*"; return 1; }
+		sudo=(sudo)
+	fi
+	mkdir -p "$(dirname "$log")"
+	if [ -z "${pkgs_updated:-}" ]; then
+		if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
+			say "$stage" "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got" >&2
+		fi
+		pkgs_updated=1
+	fi
+	say "$stage" "installing: $*" >&2
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${opts[@]}" "$@" >>"$log" 2>&1 &
+	wait_progress "$stage" "$log" $! >&2 || rc=$?
+	[ "$rc" -eq 0 ] || { echo "apt-get install $* failed (exit $rc): $(tail -n 1 "$log") (log: $log)"; return 1; }
 }
 
 # fragments_not_taken CONFIG FRAGMENT...: print the fragments' CONFIG_ lines
@@ -303,20 +354,6 @@ timed() {
 # shellcheck source=configs/qemu.env
 . "$TOP/configs/qemu.env"
 
-# row_record ROW: resolve ROW of configs/matrix.tsv, once, into its record
-# $BUILD/rows/ROW.env and print the record's path.  The record is shell
-# assignments that every stage sources instead of reading matrix columns:
-#   ROW BASE KIND FRAGMENTS KEY OUT RES POLICY EXPECT TESTS
-#   PARAMS     the kernel parameters
-#   GUEST_ENV  the guest's environment (NAME=VALUE ...)
-#   CMDLINE    what the rows add to the kernel command line: PARAMS,
-#              GUEST_ENV and KSELFTEST_TESTS=TESTS
-#   MEMORY     MiB (configs/qemu.env, or the row's -m)
-#   QEMU_EXTRA the row's other qemu options
-#   QEMU_OPTS  every qemu-system-arm option of the machine and the row
-#   DT_FRAGMENT  configs/FILE.dtsi when the row's qemu options have
-#              "-dtb FILE.dtsi": nodes added to QEMU's own device tree for
-#              this machine (scripts/stages/boot.sh makes the DTB), or empty
 # lava_no_job ROW: why ROW has no LAVA job, on stdout (a row booted with a
 # device-tree fragment, "-dtb": a LAVA device boots its own DTB; a row of
 # kind "edge": it boots twice; of kind "panic": it ends in a panic, which
@@ -337,54 +374,17 @@ lava_no_job() {
 	fi
 }
 
+# row_record ROW: resolve ROW of configs/matrix.tsv, once, into its record
+# $BUILD/rows/ROW.env and print the record's path: shell assignments that
+# every stage sources instead of reading matrix columns (scripts/harness.py
+# record writes it, with configs/qemu.env's machine: ROW BASE KIND
+# FRAGMENTS KEY OUT RES POLICY EXPECT TESTS PARAMS GUEST_ENV CMDLINE
+# MEMORY QEMU_EXTRA QEMU_OPTS DT_FRAGMENT; see row_record() there).
 row_record() {
-	local row=$1 rec=$BUILD/rows/$1.env col val tests memory=$QEMU_MEMORY dt=""
-	local -A c=()
-	while IFS=$'\t' read -r col val; do
-		[ "$val" != "-" ] || val=""
-		c[$col]=$val
-	done < <(awk -F'\t' -v row="$row" '
-		/^#/ || NF == 0 { next }
-		!hdr { for (i = 1; i <= NF; i++) name[i] = $i; hdr = 1; next }
-		$1 == row { for (i = 1; i <= NF; i++) print name[i] "\t" $i; found = 1 }
-		END { exit !found }' "$TOP/configs/matrix.tsv") || true
-	[ -n "${c[name]:-}" ] || die row "" "no row '$row' in configs/matrix.tsv"
-	local -a rq rextra=()
-	read -ra rq <<<"${c[qemu]}"
-	for ((i = 0; i < ${#rq[@]}; i++)); do
-		if [ "${rq[i]}" = -m ] && [ $((i + 1)) -lt ${#rq[@]} ]; then
-			memory=${rq[i + 1]}
-			i=$((i + 1))
-		elif [ "${rq[i]}" = -dtb ] && [[ ${rq[i + 1]:-} == *.dtsi ]]; then
-			dt=$TOP/configs/${rq[i + 1]}
-			[ -f "$dt" ] || die row "" "row $row: $dt missing"
-			i=$((i + 1))
-		else
-			rextra+=("${rq[i]}")
-		fi
-	done
-	tests=$(expect_tests "$TOP/kselftest/expect/${c[expect]}")
-	local key
-	# shellcheck disable=SC2086 # one word a fragment
-	key=$(build_key "${c[base]}" ${c[fragments]})
-	mkdir -p "$BUILD/rows"
-	{
-		printf '# The record of row %s (configs/matrix.tsv, configs/qemu.env),\n' "$row"
-		printf '# written by scripts/lib.sh row_record: read by every stage.\n'
-		printf 'ROW=%q\nBASE=%q\nKIND=%q\nFRAGMENTS=%q\n' "$row" "${c[base]}" "${c[kind]}" "${c[fragments]}"
-		printf 'KEY=%q\nOUT=%q\nRES=%q\n' "$key" "$BUILD/out/$key" "$BUILD/results/$row"
-		printf 'POLICY=%q\nEXPECT=%q\nTESTS=%q\n' "${c[policy]}" \
-			"$TOP/kselftest/expect/${c[expect]}" "$tests"
-		printf 'PARAMS=%q\nGUEST_ENV=%q\n' "${c[params]}" "${c[env]}"
-		printf 'CMDLINE=%q\n' "$(xargs <<<"${c[params]} ${c[env]} ${tests:+KSELFTEST_TESTS=$tests}")"
-		printf 'MEMORY=%q\nQEMU_EXTRA=%q\n' "$memory" "${rextra[*]}"
-		printf 'QEMU_OPTS=%q\n' "-M $QEMU_MACHINE -cpu $QEMU_CPU -m $memory${rextra[*]:+ ${rextra[*]}}"
-		printf 'DT_FRAGMENT=%q\n' "$dt"
-	} >"$rec.tmp.$BASHPID"
-	# A temporary file of this process's own: the LAVA jobs, made beside
-	# the rows, write the same records at the same time (same content).
-	mv "$rec.tmp.$BASHPID" "$rec"
-	echo "$rec"
+	local out
+	out=$(harness record --top "$TOP" --build "$BUILD" --machine "$QEMU_MACHINE" \
+		--cpu "$QEMU_CPU" --memory "$QEMU_MEMORY" "$1" 2>&1) || die row "" "${out#harness.py record: }"
+	echo "$out"
 }
 
 # summary NAME...: each row's or gate's counts (build/results/NAME/

@@ -8,6 +8,7 @@
 # Usage: scripts/reliability.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+build_lock "$@"
 
 out=$BUILD/results/reliability.md
 res=$BUILD/results
@@ -29,7 +30,7 @@ result() {
 	# One pass over the rows' KTAP output, two tables.
 	load="" faults=""
 	nl=$'\n'
-	for row in $(matrix_rows); do
+	for row in $(matrix rows); do
 		k=$res/$row/ktap.txt
 		[ -f "$k" ] || continue
 		line=$(grep -m1 '# case=stress ' "$k" || true)
@@ -69,7 +70,7 @@ result() {
 	echo
 	echo "| row | boot parameter | what the kernel said | verdict |"
 	echo "|---|---|---|---|"
-	for row in $(matrix_rows); do
+	for row in $(matrix rows); do
 		# The rows of kind bad-param (configs/matrix.tsv), by their record.
 		# shellcheck source=/dev/null
 		. "$(row_record "$row")"
@@ -86,7 +87,7 @@ result() {
 		echo "| $row | \`$cmdline\` | ${said:-nothing} | ${verdict:--} |"
 	done
 	echo
-	bad=$(for row in $(matrix_rows); do result "$row" ioremap_pool.sh bad_input; done | sort | uniq -c | tr -s ' ' | paste -sd, -)
+	bad=$(for row in $(matrix rows); do result "$row" ioremap_pool.sh bad_input; done | sort | uniq -c | tr -s ' ' | paste -sd, -)
 	echo "Bad API calls (case \`bad_input\` of the pool's test module: 20 kinds of bad"
 	echo "allocation, devm allocation and free, each checked for its error code and"
 	echo "for unchanged accounting): verdicts over the rows:$bad."
@@ -94,7 +95,7 @@ result() {
 	echo "## Splats"
 	echo
 	total=0 rows=0
-	for row in $(matrix_rows); do
+	for row in $(matrix rows); do
 		tsv=$res/$row/results.tsv
 		[ -f "$tsv" ] || continue
 		rows=$((rows + 1))

@@ -12,6 +12,7 @@
 #   as clean.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 src=$(realpath -m "${1:?usage: cocci.sh SRC corpus|DIR}")
 what=${2:?usage: cocci.sh SRC corpus|DIR}

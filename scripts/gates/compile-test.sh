@@ -27,6 +27,7 @@
 # Usage: [JOBS=N] scripts/gates/compile-test.sh SRC BASE
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 src=$(realpath -m "${1:?usage: compile-test.sh SRC BASE}")
 base=${2:?usage: compile-test.sh SRC BASE}

@@ -3,12 +3,13 @@
 # each BASE the lint (scripts/gates/lint.sh: checkpatch --strict, subjects,
 # kernel-doc, quilt, htmldocs); on the first BASE the Coccinelle check on
 # its labelled corpus (scripts/gates/cocci.sh) and the compile coverage
-# (scripts/gates/compile-test.sh: 6 configs W=1 C=1, each prefix of the series)
+# (scripts/gates/compile-test.sh: the configs of configs/compile.tsv, W=1 C=1,
+# each prefix of the series)
 # and the sub-series' mboxes (tests/mbox/run.sh: make mbox, each mbox
 # applied alone after what it needs, checkpatch, built);
 # for each BASE the memblock simulator (scripts/gates/memblock-test.sh): on the
 # first BASE with the whole series, on the others with the series up to its
-# fix alone (patches 1-3, which upstream would take first: the commit whose
+# fix alone (the sub-series "fix", which upstream would take first: up to the commit whose
 # subject is FIX_SUBJECT below).
 # Each gate's results go to build/results/GATE/results.tsv, its output to
 # build/logs/GATE.log, its name to stdout when it is done ("gate: NAME",
@@ -19,6 +20,7 @@
 # Usage: scripts/gates/gates.sh [--summary] BASE...	(make gates: BASE=6.12)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 summ=0
 if [ "${1:-}" = --summary ]; then
@@ -55,7 +57,7 @@ declare -A srcs=()
 for entry in "${plan[@]}"; do
 	base=${entry%% *} name=${entry#* }
 	if [ -z "${srcs[$base]+set}" ]; then
-		srcs[$base]=$("$TOP/scripts/stages/tree.sh" "$base" | tail -n 1) || srcs[$base]=""
+		srcs[$base]=$("$TOP/scripts/stages/tree.sh" "$base") || srcs[$base]=""
 	fi
 	src=${srcs[$base]}
 	if [ -z "$src" ]; then

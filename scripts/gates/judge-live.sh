@@ -13,6 +13,7 @@
 # shellcheck disable=SC2153 # BASE, OUT, ...: the row's record (row_record)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 row=${1:-6.12-debug}
 res=$BUILD/results/judge-live

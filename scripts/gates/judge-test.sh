@@ -10,6 +10,7 @@
 # Usage: scripts/gates/judge-test.sh
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 res=$BUILD/results/judge
 fix=$TOP/tests/judge

@@ -15,6 +15,7 @@
 # Usage: scripts/gates/lint.sh SRC BASE
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 src=$(realpath -m "${1:?usage: lint.sh SRC BASE}")
 base=${2:?usage: lint.sh SRC BASE}

@@ -18,6 +18,7 @@
 #   REV: the commit of SRC to test (default HEAD), e.g. a prefix of the series
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 src=$(realpath -m "${1:?usage: memblock-test.sh SRC BASE [REV]}")
 base=${2:?usage: memblock-test.sh SRC BASE [REV]}

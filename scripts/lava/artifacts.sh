@@ -13,10 +13,11 @@
 # Usage: scripts/lava/artifacts.sh [ROW...]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 rows=("$@")
 explicit=${#rows[@]}
-[ "$explicit" -gt 0 ] || mapfile -t rows < <(matrix_rows)
+[ "$explicit" -gt 0 ] || mapfile -t rows < <(matrix rows)
 log=$BUILD/logs/lava-artifacts.log
 mkdir -p "$BUILD/logs" "$BUILD/lava"
 : >"$log"

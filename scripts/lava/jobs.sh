@@ -15,6 +15,7 @@
 #   DEVICE_TYPES   default "qemu beaglebone-black"
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 . "$(dirname "$0")/lib.sh"
 
 url_base=${ARTIFACTS_URL:-file://$BUILD/lava/artifacts}
@@ -24,7 +25,7 @@ read -ra types <<<"${DEVICE_TYPES:-qemu beaglebone-black}"
 rows=("$@")
 mkdir -p "$out"
 if [ ${#rows[@]} -eq 0 ]; then
-	mapfile -t rows < <(matrix_rows)
+	mapfile -t rows < <(matrix rows)
 	# all rows: no job of a row that is gone from the matrix
 	find "$out" -maxdepth 1 -name '*.yaml' -delete
 fi

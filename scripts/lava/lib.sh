@@ -5,31 +5,14 @@
 # python3 may come first on PATH).
 export LAVA_PY=/usr/bin/python3
 
-# lava_install LOG PKG...: install the Debian packages that are missing, as
-# scripts/stages/deps.sh does.  Returns 1, with the reason on stdout, when they
-# cannot be installed.
+# lava_install LOG PKG...: install those of the Debian packages PKG...
+# that are missing (lib.sh pkgs_install, as scripts/stages/deps.sh does).
+# Returns 1, with the reason on stdout, when they cannot be installed.
 lava_install() {
-	local log=$1 p sudo=()
+	local log=$1 missing
 	shift
-	local missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-	done
-	[ ${#missing[@]} -gt 0 ] || return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null || { echo "not root and no sudo to install ${missing[*]}"; return 1; }
-		sudo=(sudo)
-	fi
-	say lava "installing: ${missing[*]}" >&2
-	mkdir -p "$(dirname "$log")"
-	# apt-get update may fail one index of a mirror in the middle of a sync
-	# (scripts/stages/deps.sh): install from the indexes it got.
-	if ! { "${sudo[@]}" apt-get update || true
-		"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y --no-install-recommends "${missing[@]}"; } >>"$log" 2>&1; then
-		echo "apt-get install ${missing[*]} failed: $(tail -n 1 "$log") (log: $log)"
-		return 1
-	fi
+	mapfile -t missing < <(pkgs_missing "$@")
+	pkgs_install lava "$log" --no-install-recommends -- "${missing[@]}"
 }
 
 # lava_device_types: print the folder of LAVA's device-type templates

@@ -7,8 +7,8 @@
 # scripts/stages/results.sh, against the row's expectations and policy.
 #
 # Usage: scripts/lava/run.sh [ROW...]   (default: the first row of the matrix)
-#   A row booted with a device-tree fragment ("-dtb") has no LAVA job: skipped,
-#   saying why.
+#   A row without a LAVA job (lib.sh lava_no_job: booted with a device-tree
+#   fragment, of kind edge or panic) is skipped, saying why.
 #   Needs the rows' builds ($BUILD/out/KEY: make run ROW=...).  Per row,
 #   $BUILD/lava-run/ROW/ holds the job, the device configuration, lava-run's
 #   log (lava.log), LAVA's results (results.yaml: every result lava-run
@@ -17,10 +17,11 @@
 #   check failed.  LAVA_RUN_TIMEOUT (seconds, default 600) bounds lava-run.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 . "$(dirname "$0")/lib.sh"
 
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix_rows | head -n 1)
+[ ${#rows[@]} -gt 0 ] || { mapfile -t rows < <(matrix rows) && rows=("${rows[0]}"); }
 res=$BUILD/results/lava-run
 mkdir -p "$res" "$BUILD/logs"
 tsv=$res/results.tsv

@@ -16,6 +16,7 @@
 # Usage: scripts/lava/validate.sh
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 . "$(dirname "$0")/lib.sh"
 
 jobs_dir=${LAVA_JOBS:-$BUILD/lava}

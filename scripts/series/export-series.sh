@@ -11,6 +11,7 @@
 #   patches/series.  Old patch files are removed first.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 src=$(realpath -m "${1:?usage: export-series.sh SRC}")
 git -C "$src" rev-parse -q --verify HEAD >/dev/null 2>&1 ||

@@ -20,6 +20,7 @@
 #   SUBSERIES=FILE instead of patches/subseries)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 out=$(realpath -m "${1:-$BUILD/mbox}")
 base=${BASE:-6.12}
@@ -40,7 +41,7 @@ case $me in
 	;;
 esac
 
-src=$("$TOP/scripts/stages/tree.sh" "$base" | tail -n 1) || die mbox "" "no patched $base tree (scripts/stages/tree.sh $base)"
+src=$("$TOP/scripts/stages/tree.sh" "$base") || die mbox "" "no patched $base tree (scripts/stages/tree.sh $base)"
 base_rev=$(tree_base "$src") || die mbox "" "$src has no base commit"
 mapfile -t commits < <(git -C "$src" rev-list --reverse "$base_rev"..HEAD)
 npatches=$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/patches/series")
@@ -61,24 +62,18 @@ git -C "$src" worktree add -q --detach "$wt" "$base_rev" 2>/dev/null ||
 	die mbox "" "cannot make a worktree of $src at its base"
 gitw() { git -C "$wt" -c user.name="$name" -c user.email="$email" "$@"; }
 
-# The sub-series: NAME FIRST LAST NEEDS PREFIX, in order.
+# The sub-series: NAME FIRST LAST NEEDS PREFIX, in order, read and checked
+# against the stack by scripts/harness.py subseries.
 declare -A first=() last=() needs=() prefix=()
 names=()
-while IFS=$'\t' read -r n range need pfx _; do
-	case $n in "" | \#* | name) continue ;; esac
-	[[ $range =~ ^([0-9]+)-([0-9]+)$ ]] || die mbox "" "$subs: sub-series $n: patches '$range' is not FIRST-LAST"
-	first[$n]=${BASH_REMATCH[1]} last[$n]=${BASH_REMATCH[2]}
-	if [ "${first[$n]}" -lt 1 ] || [ "${last[$n]}" -gt "$npatches" ] || [ "${first[$n]}" -gt "${last[$n]}" ]; then
-		die mbox "" "$subs: sub-series $n: patches $range outside 1-$npatches"
-	fi
+subs_lines=$(harness subseries --file "$subs" --patches "$npatches" 2>&1) ||
+	die mbox "" "$subs_lines"
+while IFS=$'\t' read -r n f l need pfx _; do
 	[ "$need" != - ] || need=""
-	for d in $need; do
-		[ -n "${first[$d]:-}" ] || die mbox "" "$subs: sub-series $n needs '$d', which is not listed before it"
-	done
-	needs[$n]=$need prefix[$n]=$pfx
+	first[$n]=$f last[$n]=$l needs[$n]=$need prefix[$n]=$pfx
 	[ -f "$TOP/patches/cover/$n.txt" ] || die mbox "" "no cover letter patches/cover/$n.txt for sub-series $n"
 	names+=("$n")
-done <"$subs"
+done <<<"$subs_lines"
 [ ${#names[@]} -gt 0 ] || die mbox "" "$subs lists no sub-series"
 
 # pick NAME: cherry-pick the sub-series' commits onto the worktree's HEAD.

@@ -5,13 +5,14 @@
 # Needs root (or sudo) only when something is missing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 log=$BUILD/logs/deps.log
 mkdir -p "$BUILD/logs"
 
 bases=("$@")
 if [ ${#bases[@]} -eq 0 ]; then
-	mapfile -t bases < <(for r in $(matrix_rows); do row_field "$r" base; done | sort -u)
+	mapfile -t bases < <(matrix bases)
 fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
@@ -26,15 +27,8 @@ pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
 # them that run is skipped, saying why.
 pkgs32=(crossbuild-essential-i386 qemu-user liburcu-dev:i386)
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-missing=()
-for p in "${pkgs[@]}"; do
-	installed "$p" || missing+=("$p")
-done
-missing32=()
-for p in "${pkgs32[@]}"; do
-	installed "$p" || missing32+=("$p")
-done
+mapfile -t missing < <(pkgs_missing "${pkgs[@]}")
+mapfile -t missing32 < <(pkgs_missing "${pkgs32[@]}")
 # Failed on this machine before: not again at every make.
 nope32=$BUILD/cache/deps-32bit-failed
 [ ! -f "$nope32" ] || missing32=()
@@ -54,25 +48,20 @@ if [ "$(id -u)" -ne 0 ]; then
 		die deps "" "not root and no sudo: install ${missing[*]} (and dpkg --add-architecture armhf)"
 	sudo=(sudo)
 fi
-say deps "installing: ${missing[*]:-armhf architecture} ${missing32[*]}"
 : >"$log"
 [ $armhf -eq 1 ] || run_logged deps "$log" "${sudo[@]}" dpkg --add-architecture armhf
 [ $i386 -eq 1 ] || [ ${#missing32[@]} -eq 0 ] ||
 	"${sudo[@]}" dpkg --add-architecture i386 >>"$log" 2>&1 || true
-# A mirror in the middle of a sync fails one index (apt-get update exits
-# 100) while the others are fine: try again, then install from what came.
-if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
-	say deps "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got"
-fi
 if [ ${#missing[@]} -gt 0 ]; then
-	run_progress deps "$log" "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y --no-install-recommends "${missing[@]}"
+	why=$(pkgs_install deps "$log" --no-install-recommends -- "${missing[@]}") || die deps "$log" "$why"
+elif [ $armhf -eq 0 ]; then
+	# the armhf indexes, for busybox-static:armhf (scripts/stages/rootfs.sh)
+	"${sudo[@]}" apt-get update >>"$log" 2>&1 || true
+	pkgs_updated=1
 fi
 # (with its recommends: the cross compiler's C library; --no-remove: never
 # at the cost of another package)
-if [ ${#missing32[@]} -gt 0 ] &&
-   ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-remove \
-	"${missing32[@]}" >>"$log" 2>&1; then
+if [ ${#missing32[@]} -gt 0 ] && ! pkgs_install deps "$log" --no-remove -- "${missing32[@]}" >/dev/null; then
 	say deps "could not install ${missing32[*]}: the memblock simulator's 32-bit run will be skipped (log: $log; rm $nope32 to try again)"
 	mkdir -p "${nope32%/*}"
 	echo "${missing32[*]}" >"$nope32"

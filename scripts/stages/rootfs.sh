@@ -4,8 +4,9 @@
 # Usage: scripts/stages/rootfs.sh SRC OUT
 #   SRC: the kernel tree; OUT: its build folder (O=).  Writes OUT/rootfs.cpio.gz
 #   from busybox-static:armhf, the kernel's modules (modules_install + depmod)
-#   and its installed kselftests (TARGETS=arm), with kselftest/init as /init
-#   and kselftest/suite as /usr/bin/ioremap-ram-suite.  The harness's own
+#   and its installed kselftests (TARGETS=arm), with kselftest/init as /init,
+#   the setup it shares with the LAVA guests' /init (kselftest/setup.sh) as
+#   /lib/ioremap-ram/setup.sh and kselftest/suite as /usr/bin/ioremap-ram-suite.  The harness's own
 #   guest test kselftest/vmap_stacks.sh (not part of the series) is
 #   installed beside the series' kselftests, first in their list.
 set -euo pipefail
@@ -30,7 +31,8 @@ fi
 # The initramfs depends on the modules, the kselftests, /init and this
 # script: rows that share a build share it, made once.
 stamp=$({ find "$out" -path "$out/rootfs" -prune -o -name '*.ko' -printf '%P %s %T@\n' | sort
-	cat "$TOP/kselftest/init" "$TOP/kselftest/suite" "$TOP/kselftest/vmap_stacks.sh" "$0" \
+	cat "$TOP/kselftest/init" "$TOP/kselftest/setup.sh" "$TOP/kselftest/suite" \
+		"$TOP/kselftest/vmap_stacks.sh" "$0" \
 		"$src"/tools/testing/selftests/arm/*
 } | sha1sum | cut -c1-40)
 if [ -s "$out/rootfs.cpio.gz" ] && [ "$(cat "$out/rootfs.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -45,6 +47,7 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,kselftest}
 cp "$bb" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 install -m 755 "$TOP/kselftest/init" "$root/init"
+install -D -m 644 "$TOP/kselftest/setup.sh" "$root/lib/ioremap-ram/setup.sh"
 install -m 755 "$TOP/kselftest/suite" "$root/usr/bin/ioremap-ram-suite"
 
 say rootfs "modules_install and depmod"

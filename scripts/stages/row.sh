@@ -12,6 +12,7 @@
 #   log), and the script exits 1.  Each stage's time goes to build/times.tsv.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 mode=all
 case ${1:-} in
@@ -46,7 +47,7 @@ if [ "$mode" != boot ]; then
 	if [ -n "${BUILT:-}" ] && grep -qxF "$KEY" "$BUILT" 2>/dev/null && [ -f "$OUT/arch/arm/boot/zImage" ]; then
 		say build "$KEY: built earlier in this run"
 	else
-		src=$(timed tree "$BASE" "$TOP/scripts/stages/tree.sh" "$BASE" | tail -n 1) ||
+		src=$(timed tree "$BASE" "$TOP/scripts/stages/tree.sh" "$BASE") ||
 			stage_failed tree "$BUILD/logs/tree-$BASE.log"
 		SEEDS=$(build_seeds "$BASE" "$KEY") timed build "$KEY" "$TOP/scripts/stages/build.sh" "$src" "$OUT" "${frags[@]}" ||
 			stage_failed build "$OUT/build.log"

@@ -18,6 +18,7 @@
 #   Prints the tree's path on the last line of stdout.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+build_lock "$@"
 
 base=${1:?usage: tree.sh BASE}
 # Progress goes to stderr; stdout carries only the tree's path.

@@ -23,6 +23,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/lib.sh"
+build_lock "$@"
 
 res=$BUILD/results/mbox
 tsv=$res/results.tsv
@@ -96,11 +97,11 @@ if ! as "$sender_name" "$sender_email" "$TOP/scripts/series/mbox.sh" "$out" >"$r
 fi
 record PASS make-mbox "$(find "$out" -name '*.mbox' -printf '%f ')"
 
-src=$("$TOP/scripts/stages/tree.sh" 6.12 | tail -n 1)
+src=$("$TOP/scripts/stages/tree.sh" 6.12)
 base=$(tree_base "$src")
 mapfile -t stack < <(git -C "$src" rev-list --reverse "$base"..HEAD)
 src61=""
-if src61=$("$TOP/scripts/stages/tree.sh" 6.1 2>>"$log" | tail -n 1) && [ -n "$src61" ]; then
+if src61=$("$TOP/scripts/stages/tree.sh" 6.1 2>>"$log") && [ -n "$src61" ]; then
 	base61=$(tree_base "$src61")
 fi
 # A worktree at a base: wt SRC DIR
@@ -125,10 +126,18 @@ am_all() {
 	done
 }
 
-while IFS=$'\t' read -r n range needs prefix on61; do
-	case $n in "" | \#* | name) continue ;; esac
+# The sub-series, as scripts/harness.py subseries reads them.
+npatches=$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/patches/series")
+subs_lines=$(harness subseries --file "$TOP/patches/subseries" --patches "$npatches" 2>&1) ||
+	{ record FAIL subseries "$subs_lines"; report mbox; exit 1; }
+declare -A subs_count=()
+while IFS=$'\t' read -r n first last _; do
+	subs_count[$n]=$((last - first + 1))
+done <<<"$subs_lines"
+
+while IFS=$'\t' read -r n first last needs prefix on61; do
 	[ "$needs" != - ] || needs=""
-	last=${range#*-} count=$((${range#*-} - ${range%-*} + 1))
+	count=$((last - first + 1))
 	m=$out/$n.mbox
 	# Subjects: [PREFIX 0/N] .. [PREFIX N/N], in order.
 	got=$(grep -o "^Subject: \[$prefix [0-9]*/$count\]" "$m" | sed 's/.* 0*\([0-9][0-9]*\)\/.*/\1/' | paste -sd' ')
@@ -142,8 +151,7 @@ while IFS=$'\t' read -r n range needs prefix on61; do
 	# base-commit, and one prerequisite-patch-id per patch needed.
 	wantp=0
 	for d in $needs; do
-		r=$(awk -F'\t' -v d="$d" '$1 == d { print $2 }' "$TOP/patches/subseries")
-		wantp=$((wantp + ${r#*-} - ${r%-*} + 1))
+		wantp=$((wantp + subs_count[$d]))
 	done
 	bc=$(grep -c "^base-commit: $base\$" "$m" || true)
 	pp=$(grep -c '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$m" || true)
@@ -207,5 +215,5 @@ while IFS=$'\t' read -r n range needs prefix on61; do
 			record FAIL "$n/builds" "$objs do not build alone on the base; log: $blog"
 		fi
 	fi
-done < <(grep -v '^#' "$TOP/patches/subseries")
+done <<<"$subs_lines"
 report mbox

@@ -11,6 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../scripts/lib.sh"
+build_lock "$@"
 scripts=$TOP/scripts
 
 res=$BUILD/results/tree
