@@ -167,4 +167,5 @@ lava-run:
 	@scripts/lava/run.sh $(ROW)
 
 clean:
-	rm -rf $(BUILD)/out $(BUILD)/results $(BUILD)/compile
+	@bash -c '. scripts/lib.sh && build_lock clean && rm -rf "$$BUILD/out" "$$BUILD/results" "$$BUILD/compile"' && \
+	echo "removed $(BUILD)/out, results, compile"

@@ -63,6 +63,13 @@ gates_nice=${GATES_NICE:-0}
 case $gates_nice in
 '' | *[!0-9]*) die check "" "GATES_NICE=$gates_nice: want a nice value, 0 to 19" ;;
 esac
+# (GUESTS too is checked before anything starts in the background.)
+max_guests=${GUESTS:-2}
+case $max_guests in
+'' | *[!0-9]*) die check "" "GUESTS=$max_guests: want a number of guests, 1 or more" ;;
+esac
+max_guests=$((10#$max_guests))
+[ "$max_guests" -ge 1 ] || die check "" "GUESTS=${GUESTS:-}: want a number of guests, 1 or more"
 # The gates and LAVA's jobs are stopped, and fail, if they are not done
 # GATES_TIMEOUT seconds into the run (default 3000: a cold run's gates
 # are done in about 20 minutes, CI stops at 90).
@@ -162,12 +169,6 @@ fi
 BUILT=$BUILD/.built-this-run
 : >"$BUILT"
 export BUILT
-max_guests=${GUESTS:-2}
-case $max_guests in
-'' | *[!0-9]*) die check "" "GUESTS=$max_guests: want a number of guests, 1 or more" ;;
-esac
-max_guests=$((10#$max_guests))
-[ "$max_guests" -ge 1 ] || die check "" "GUESTS=${GUESTS:-}: want a number of guests, 1 or more"
 guests=()
 # wait_guests N: wait until fewer than N guests run.
 wait_guests() {

@@ -237,8 +237,9 @@ pkgs_missing() {
 # with sudo, its output to LOG and a progress line every 30 s.  A mirror
 # in the middle of a sync fails one index (apt-get update exits 100) while
 # the others are fine: the update runs a second time, then the install uses
-# the indexes it got.  Returns 1, with the reason on stdout, when the
-# packages cannot be installed.
+# the indexes it got.  Returns 1, with the reason in pkgs_why, when the
+# packages cannot be installed.  Call it directly, not in $(...): the
+# update is done once a command only if pkgs_updated survives the call.
 pkgs_install() {
 	local stage=$1 log=$2 sudo=() opts=() rc=0
 	shift 2
@@ -249,20 +250,20 @@ pkgs_install() {
 	shift
 	[ $# -gt 0 ] || return 0
 	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null || { echo "not root and no sudo to install $*"; return 1; }
+		command -v sudo >/dev/null || { pkgs_why="not root and no sudo to install $*"; return 1; }
 		sudo=(sudo)
 	fi
 	mkdir -p "$(dirname "$log")"
 	if [ -z "${pkgs_updated:-}" ]; then
 		if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
-			say "$stage" "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got" >&2
+			say "$stage" "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got"
 		fi
 		pkgs_updated=1
 	fi
-	say "$stage" "installing: $*" >&2
+	say "$stage" "installing: $*"
 	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${opts[@]}" "$@" >>"$log" 2>&1 &
-	wait_progress "$stage" "$log" $! >&2 || rc=$?
-	[ "$rc" -eq 0 ] || { echo "apt-get install $* failed (exit $rc): $(tail -n 1 "$log") (log: $log)"; return 1; }
+	wait_progress "$stage" "$log" $! || rc=$?
+	[ "$rc" -eq 0 ] || { pkgs_why="apt-get install $* failed (exit $rc): $(tail -n 1 "$log") (log: $log)"; return 1; }
 }
 
 # fragments_not_taken CONFIG FRAGMENT...: print the fragments' CONFIG_ lines

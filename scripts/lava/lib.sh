@@ -1,18 +1,19 @@
 # shellcheck shell=bash
-# Helpers of the LAVA scripts (scripts/lava-*.sh).  Sourced after lib.sh.
+# Helpers of the LAVA scripts (scripts/lava/*.sh).  Sourced after lib.sh.
 
 # LAVA's Python modules are Debian's, for Debian's interpreter (a pyenv
 # python3 may come first on PATH).
 export LAVA_PY=/usr/bin/python3
 
 # lava_install LOG PKG...: install those of the Debian packages PKG...
-# that are missing (lib.sh pkgs_install, as scripts/stages/deps.sh does).
-# Returns 1, with the reason on stdout, when they cannot be installed.
+# that are missing (lib.sh pkgs_install, as scripts/stages/deps.sh does;
+# its progress on stderr).  Returns 1, with the reason in pkgs_why, when
+# they cannot be installed.
 lava_install() {
 	local log=$1 missing
 	shift
 	mapfile -t missing < <(pkgs_missing "$@")
-	pkgs_install lava "$log" --no-install-recommends -- "${missing[@]}"
+	pkgs_install lava "$log" --no-install-recommends -- "${missing[@]}" >&2
 }
 
 # lava_device_types: print the folder of LAVA's device-type templates

@@ -38,8 +38,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 	sudo=(sudo)
 fi
-if ! why=$(lava_install "$log" lava-dispatcher qemu-system-arm); then
-	record SKIP lava-run "lava-dispatcher is not installable: $why"
+if ! lava_install "$log" lava-dispatcher qemu-system-arm; then
+	record SKIP lava-run "lava-dispatcher is not installable: $pkgs_why"
 	report lava-run
 	exit 0
 fi

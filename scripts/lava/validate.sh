@@ -34,8 +34,8 @@ if [ ${#jobs[@]} -eq 0 ]; then
 	exit 1
 fi
 
-if ! why=$(lava_install "$log" lava-common); then
-	record SKIP schema "lava-common is not installable: $why"
+if ! lava_install "$log" lava-common; then
+	record SKIP schema "lava-common is not installable: $pkgs_why"
 	report lava
 	exit 0
 fi
@@ -45,8 +45,8 @@ start=$(date +%s.%N)
 schema_s=$(echo "$(date +%s.%N) - $start" | bc)
 
 # The pipeline check: the same jobs, their URLs pointed at empty files.
-if ! why=$(lava_install "$log" lava-dispatcher u-boot-tools telnet); then
-	record SKIP pipeline "lava-dispatcher is not installable: $why"
+if ! lava_install "$log" lava-dispatcher u-boot-tools telnet; then
+	record SKIP pipeline "lava-dispatcher is not installable: $pkgs_why"
 elif ! types=$(lava_device_types); then
 	record SKIP pipeline "$types"
 else

@@ -16,8 +16,8 @@
 # repository's placeholder identity (or the series' role identity), a
 # sub-series that does not apply, are each one error naming it.
 #
-# Usage: scripts/series/mbox.sh [OUT]	(default build/mbox; BASE=6.12,
-#   SUBSERIES=FILE instead of patches/subseries)
+# Usage: scripts/series/mbox.sh [OUT]	(default build/mbox; BASE=6.12;
+#   its test, tests/mbox/run.sh, sets SUBSERIES=FILE instead of patches/subseries)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 build_lock "$@"

@@ -4,7 +4,8 @@
 # Usage: scripts/stages/boot.sh OUT RES "QEMU OPTIONS" "KERNEL CMDLINE"
 #   Boots OUT's zImage and rootfs with QEMU OPTIONS (the machine of
 #   configs/qemu.env and the row's: a row's record has them as QEMU_OPTS);
-#   writes RES/console.log and RES/boot.seconds.  BOOT_DT=FILE.dtsi: the
+#   writes RES/console.log and RES/boot.seconds.  BOOT_DT=FILE.dtsi, set by
+#   scripts/stages/row.sh and judge-live.sh for a row with a -dtb fragment: the
 #   guest boots QEMU's own device tree for these options (dumped with
 #   -machine dumpdtb) with FILE's nodes added by dtc (RES/row.dts, .dtb).
 #   The guest's /init runs the

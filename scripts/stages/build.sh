@@ -1,15 +1,16 @@
 #!/bin/bash
 # Stage "build": configure and build one kernel (zImage + modules).
 #
-# Usage: [SEEDS="DIR..."] scripts/stages/build.sh SRC OUT FRAGMENT...
+# Usage: scripts/stages/build.sh SRC OUT FRAGMENT...
 #   The config is allnoconfig with the fragments (paths under configs/) as
 #   KCONFIG_ALLCONFIG (scripts/kconfig/merge_config.sh -n): a symbol no
 #   fragment names is off wherever Kconfig allows it.  Every symbol a
 #   fragment sets must end up in the final .config, or the stage fails
 #   naming it.
-#   A first build in OUT starts from a copy of the objects of the SEEDS folder
-#   (builds of the same tree) whose .config differs least from OUT's: Kbuild
-#   then rebuilds only what the config changes touch.
+#   A first build in OUT started by the harness (scripts/stages/row.sh and
+#   bench/run.sh set SEEDS="DIR...") starts from a copy of the objects of
+#   the SEEDS folder (builds of the same tree) whose .config differs least
+#   from OUT's: Kbuild then rebuilds only what the config changes touch.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 

@@ -10,9 +10,15 @@ build_lock "$@"
 log=$BUILD/logs/deps.log
 mkdir -p "$BUILD/logs"
 
+# The matrix is read with python3 (scripts/harness.py): that first.
+if ! command -v python3 >/dev/null; then
+	pkgs_install deps "$log" --no-install-recommends -- python3 python3-yaml ||
+		die deps "$log" "$pkgs_why"
+fi
 bases=("$@")
 if [ ${#bases[@]} -eq 0 ]; then
-	mapfile -t bases < <(matrix bases)
+	bases_text=$(matrix bases 2>&1) || die deps "" "configs/matrix.tsv: $bases_text"
+	mapfile -t bases <<<"$bases_text"
 fi
 
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
@@ -53,7 +59,7 @@ fi
 [ $i386 -eq 1 ] || [ ${#missing32[@]} -eq 0 ] ||
 	"${sudo[@]}" dpkg --add-architecture i386 >>"$log" 2>&1 || true
 if [ ${#missing[@]} -gt 0 ]; then
-	why=$(pkgs_install deps "$log" --no-install-recommends -- "${missing[@]}") || die deps "$log" "$why"
+	pkgs_install deps "$log" --no-install-recommends -- "${missing[@]}" || die deps "$log" "$pkgs_why"
 elif [ $armhf -eq 0 ]; then
 	# the armhf indexes, for busybox-static:armhf (scripts/stages/rootfs.sh)
 	"${sudo[@]}" apt-get update >>"$log" 2>&1 || true
@@ -61,7 +67,7 @@ elif [ $armhf -eq 0 ]; then
 fi
 # (with its recommends: the cross compiler's C library; --no-remove: never
 # at the cost of another package)
-if [ ${#missing32[@]} -gt 0 ] && ! pkgs_install deps "$log" --no-remove -- "${missing32[@]}" >/dev/null; then
+if [ ${#missing32[@]} -gt 0 ] && ! pkgs_install deps "$log" --no-remove -- "${missing32[@]}"; then
 	say deps "could not install ${missing32[*]}: the memblock simulator's 32-bit run will be skipped (log: $log; rm $nope32 to try again)"
 	mkdir -p "${nope32%/*}"
 	echo "${missing32[*]}" >"$nope32"

@@ -64,7 +64,11 @@ fi
 cmdline=$CMDLINE
 if [ "$KIND" = edge ]; then
 	ref=$RES/without-pool
-	refcmd=$(xargs -n 1 <<<"$CMDLINE" | grep -v '^ioremap_pool=' | xargs)
+	read -ra words <<<"$CMDLINE"
+	refcmd=""
+	for w in "${words[@]}"; do
+		[[ $w == ioremap_pool=* ]] || refcmd+="${refcmd:+ }$w"
+	done
 	BOOT_DT=${DT_FRAGMENT:-} timed boot "$ROW" "$TOP/scripts/stages/boot.sh" "$OUT" "$ref" "$QEMU_OPTS" "$refcmd memtotal=1" ||
 		stage_failed boot "$ref/console.log"
 	memtotal=$(sed -n 's/^=== ioremap-ram: MemTotal: *\([0-9]*\) kB.*/\1/p' "$ref/console.log")

@@ -15,7 +15,7 @@
 #   is (with any change made there); one with uncommitted changes is never
 #   overwritten: the stage fails and says so.  If the series does not apply,
 #   the stage fails naming the patch and leaves no half-applied tree.
-#   Prints the tree's path on the last line of stdout.
+#   Prints the tree's path, the only line on stdout (progress goes to stderr).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 build_lock "$@"
