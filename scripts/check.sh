@@ -44,10 +44,10 @@ if [ ${#rows[@]} -eq 0 ] && [ -n "$base" ]; then
 	[ -n "${rows[0]}" ] || die check "" "no row of configs/matrix.tsv has the base '$base' (bases: $(matrix bases | tr '\n' ' '))"
 fi
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix rows)
-for row in "${rows[@]}"; do
-	matrix field "$row" base >/dev/null 2>&1 ||
-		die check "" "no row '$row' in configs/matrix.tsv (rows: $(matrix rows | tr '\n' ' '))"
-done
+# The rows' bases, in the order of their first row; one call for all rows
+# (a Python start is about 0.25 s here), and an unknown row is named.
+row_bases=$(matrix bases "${rows[@]}" 2>&1) ||
+	die check "" "${row_bases#harness.py matrix: } (rows: $(matrix rows | tr '\n' ' '))"
 : >"$BUILD/times.tsv"
 # What ran before this script (make, scripts/stages/deps.sh) counts as "deps".
 printf 'deps\tdeps\t%s\n' $(($(date +%s) - T0)) >>"$BUILD/times.tsv"
@@ -117,7 +117,7 @@ bounded() {
 start_gates() {
 	[ "$all" = 1 ] && [ -z "$gates_pid" ] || return 0
 	local bases
-	bases=$(for r in "${rows[@]}"; do matrix field "$r" base; done | awk '!seen[$0]++' | tr '\n' ' ')
+	bases=$(tr '\n' ' ' <<<"$row_bases")
 	say check "review gates (${bases% }) run beside the rows (nice $gates_nice); log: $BUILD/logs/gates.log"
 	# shellcheck disable=SC2086 # one word a base
 	nice -n "$((10#$gates_nice))" "$TOP/scripts/gates/gates.sh" $bases >"$BUILD/logs/gates.log" 2>&1 &
@@ -132,7 +132,7 @@ start_gates() {
 # rows queued behind it.
 start_gates
 early_trees=()
-for b in $(for r in "${rows[@]}"; do matrix field "$r" base; done | awk '!seen[$0]++' | tail -n +2); do
+for b in $(tail -n +2 <<<"$row_bases"); do
 	say check "the $b tree, beside the first rows; log: $BUILD/logs/tree-early-$b.log"
 	timed tree "$b" "$TOP/scripts/stages/tree.sh" "$b" >"$BUILD/logs/tree-early-$b.log" 2>&1 &
 	early_trees+=($!)

@@ -73,7 +73,7 @@ run_logged() {
 harness() { python3 "$TOP/scripts/harness.py" "$@"; }
 
 # matrix ARGS...: configs/matrix.tsv through harness.py: "rows [--base
-# BASE]" (the row names), "bases", "row ROW" (COLUMN<TAB>VALUE lines),
+# BASE]" (the row names), "bases [ROW...]", "row ROW" (COLUMN<TAB>VALUE lines),
 # "field ROW COLUMN"; a row that is not there fails, saying so on stderr.
 matrix() { harness matrix --file "$TOP/configs/matrix.tsv" "$@"; }
 
@@ -231,17 +231,38 @@ pkgs_missing() {
 	done
 }
 
+# pkgs_sudo: the prefix of a command that needs root: "sudo" when not
+# root; fails, with the reason in pkgs_why, when there is no sudo.
+pkgs_sudo() {
+	[ "$(id -u)" -ne 0 ] || return 0
+	command -v sudo >/dev/null || { pkgs_why="not root and no sudo"; return 1; }
+	echo sudo
+}
+
+# pkgs_update STAGE LOG: apt-get update, once a command (pkgs_updated).  A
+# mirror in the middle of a sync fails one index (apt-get update exits 100)
+# while the others are fine: the update runs a second time, then what
+# follows uses the indexes it got.
+pkgs_update() {
+	local stage=$1 log=$2 sudo
+	[ -z "${pkgs_updated:-}" ] || return 0
+	sudo=$(pkgs_sudo) || return 1
+	mkdir -p "$(dirname "$log")"
+	if ! $sudo apt-get update >>"$log" 2>&1 && ! $sudo apt-get update >>"$log" 2>&1; then
+		say "$stage" "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); going on with the indexes it got"
+	fi
+	pkgs_updated=1
+}
+
 # pkgs_install STAGE LOG [APT-GET OPTION...] -- PKG...: the one installer
-# of Debian packages (scripts/stages/deps.sh, the LAVA scripts): apt-get
-# update, once a command, then apt-get install OPTIONS PKG..., as root or
-# with sudo, its output to LOG and a progress line every 30 s.  A mirror
-# in the middle of a sync fails one index (apt-get update exits 100) while
-# the others are fine: the update runs a second time, then the install uses
-# the indexes it got.  Returns 1, with the reason in pkgs_why, when the
-# packages cannot be installed.  Call it directly, not in $(...): the
-# update is done once a command only if pkgs_updated survives the call.
+# of Debian packages (scripts/stages/deps.sh, the LAVA scripts): pkgs_update,
+# then apt-get install OPTIONS PKG..., as root or with sudo, its output to
+# LOG and a progress line every 30 s.  Returns 1, with the reason in
+# pkgs_why, when the packages cannot be installed.  Call it directly, not
+# in $(...): the update is done once a command only if pkgs_updated
+# survives the call.
 pkgs_install() {
-	local stage=$1 log=$2 sudo=() opts=() rc=0
+	local stage=$1 log=$2 sudo opts=() rc=0
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		opts+=("$1")
@@ -249,19 +270,10 @@ pkgs_install() {
 	done
 	shift
 	[ $# -gt 0 ] || return 0
-	if [ "$(id -u)" -ne 0 ]; then
-		command -v sudo >/dev/null || { pkgs_why="not root and no sudo to install $*"; return 1; }
-		sudo=(sudo)
-	fi
-	mkdir -p "$(dirname "$log")"
-	if [ -z "${pkgs_updated:-}" ]; then
-		if ! "${sudo[@]}" apt-get update >>"$log" 2>&1 && ! "${sudo[@]}" apt-get update >>"$log" 2>&1; then
-			say "$stage" "apt-get update reported errors ($(grep -m1 '^E: ' "$log" | cut -c1-100)); installing from the indexes it got"
-		fi
-		pkgs_updated=1
-	fi
+	sudo=$(pkgs_sudo) || { pkgs_why="$pkgs_why to install $*"; return 1; }
+	pkgs_update "$stage" "$log"
 	say "$stage" "installing: $*"
-	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${opts[@]}" "$@" >>"$log" 2>&1 &
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${opts[@]}" "$@" >>"$log" 2>&1 &
 	wait_progress "$stage" "$log" $! || rc=$?
 	[ "$rc" -eq 0 ] || { pkgs_why="apt-get install $* failed (exit $rc): $(tail -n 1 "$log") (log: $log)"; return 1; }
 }

@@ -48,22 +48,25 @@ if [ ${#missing[@]} -eq 0 ] && [ $armhf -eq 1 ] && [ ${#missing32[@]} -eq 0 ]; t
 	exit 0
 fi
 
-sudo=()
-if [ "$(id -u)" -ne 0 ]; then
-	command -v sudo >/dev/null ||
-		die deps "" "not root and no sudo: install ${missing[*]} (and dpkg --add-architecture armhf)"
-	sudo=(sudo)
-fi
+sudo=$(pkgs_sudo) ||
+	die deps "" "not root and no sudo: install ${missing[*]} (and dpkg --add-architecture armhf)"
 : >"$log"
-[ $armhf -eq 1 ] || run_logged deps "$log" "${sudo[@]}" dpkg --add-architecture armhf
-[ $i386 -eq 1 ] || [ ${#missing32[@]} -eq 0 ] ||
-	"${sudo[@]}" dpkg --add-architecture i386 >>"$log" 2>&1 || true
+# A new architecture needs its indexes: the next update is a real one.
+# shellcheck disable=SC2086 # $sudo: "sudo" or nothing
+if [ $armhf -eq 0 ]; then
+	run_logged deps "$log" $sudo dpkg --add-architecture armhf
+	pkgs_updated=""
+fi
+# shellcheck disable=SC2086
+if [ $i386 -eq 0 ] && [ ${#missing32[@]} -gt 0 ]; then
+	$sudo dpkg --add-architecture i386 >>"$log" 2>&1 || true
+	pkgs_updated=""
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	pkgs_install deps "$log" --no-install-recommends -- "${missing[@]}" || die deps "$log" "$pkgs_why"
 elif [ $armhf -eq 0 ]; then
 	# the armhf indexes, for busybox-static:armhf (scripts/stages/rootfs.sh)
-	"${sudo[@]}" apt-get update >>"$log" 2>&1 || true
-	pkgs_updated=1
+	pkgs_update deps "$log"
 fi
 # (with its recommends: the cross compiler's C library; --no-remove: never
 # at the cost of another package)
