@@ -21,6 +21,9 @@
 #                 (tests/judge/), the unit tests (tests/py/) and ShellCheck: seconds
 #   make judge-live  the judge on the debug kernel made to print, on purpose,
 #                 the reports it must fail a run on (tests/trip/judge_trip.c)
+#   make stop-test  make run, make check and a guest stopped by Ctrl-C and
+#                 SIGTERM at several points: nothing of them is left running,
+#                 the lock is free, no half-made tree (tests/stop/run.py)
 #   make tree-test  the tree stage (scripts/stages/tree.sh, export-series.sh) on
 #                 a stand-in repository: a KERNEL_SRC tree is never touched; seconds
 #   make bench    the costs, as medians and ratios, in guests with -icount
@@ -72,8 +75,10 @@
 #   LAVA_RUN_TIMEOUT=600  make lava-run: seconds lava-run may take
 # Set by the harness for the commands it starts, dropped from a user's
 # environment: BUILD_LOCKED BUILT SEEDS BOOT_DT CC_CCACHE_REAL SUBSERIES
-# LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM; TOP (the project folder, which
-# the harness's own tests point at a stand-in) and T0 (the start time).
+# LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM HARNESS_RUN (the mark of a command
+# started by hand on every process it starts: a stop by a signal ends them
+# all); TOP (the project folder, which the harness's own tests point at a
+# stand-in) and T0 (the start time).
 
 BASE ?= 6.12
 ROW ?=
@@ -82,7 +87,7 @@ BUILD ?= $(CURDIR)/build
 T0 := $(shell date +%s)
 export BUILD KERNEL_SRC T0
 
-.PHONY: help rows run check gates judge-test tree-test judge-live reliability compile-test deps bench lint cocci edit export mbox mbox-test clean lava-jobs lava-artifacts lava-run
+.PHONY: help rows run check gates judge-test tree-test stop-test judge-live reliability compile-test deps bench lint cocci edit export mbox mbox-test clean lava-jobs lava-artifacts lava-run
 
 help:
 	@sed -n '1,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -112,6 +117,10 @@ judge-test:
 
 tree-test:
 	@tests/tree/run.sh
+
+stop-test:
+	@scripts/stages/deps.sh 6.12
+	@tests/stop/run.py
 
 judge-live:
 	@scripts/stages/deps.sh 6.12

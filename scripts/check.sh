@@ -40,7 +40,7 @@ mkdir -p "$BUILD/logs"
 
 rows=("$@")
 if [ ${#rows[@]} -eq 0 ] && [ -n "$base" ]; then
-	rows=("$(matrix rows --base "$base" | head -n 1)")
+	rows=("$(matrix rows --base "$base" --first)")
 	[ -n "${rows[0]}" ] || die check "" "no row of configs/matrix.tsv has the base '$base' (bases: $(matrix bases | tr '\n' ' '))"
 fi
 [ ${#rows[@]} -gt 0 ] || mapfile -t rows < <(matrix rows)
@@ -139,11 +139,11 @@ for b in $(tail -n +2 <<<"$row_bases"); do
 done
 if [ "$all" = 1 ]; then
 	say check "the judge on its fixtures, ShellCheck"
-	timed judge-test judge "$TOP/scripts/gates/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
+	waited timed judge-test judge "$TOP/scripts/gates/judge-test.sh" >"$BUILD/logs/judge-test.log" 2>&1 || true
 	grep -E '^  FAIL' "$BUILD/logs/judge-test.log" || true
 	extra+=(judge)
 	say check "the tree stage on a stand-in repository (a user's tree is never touched)"
-	timed tree-test tree "$TOP/tests/tree/run.sh" >"$BUILD/logs/tree-test.log" 2>&1 || true
+	waited timed tree-test tree "$TOP/tests/tree/run.sh" >"$BUILD/logs/tree-test.log" 2>&1 || true
 	grep -E '^  FAIL' "$BUILD/logs/tree-test.log" || true
 	extra+=(tree)
 fi
@@ -187,7 +187,7 @@ wait_guests() {
 for row in "${rows[@]}"; do
 	rm -f "$BUILD/results/$row/results.tsv"
 	prepared=1
-	"$TOP/scripts/stages/row.sh" --prepare "$row" || prepared=0
+	waited "$TOP/scripts/stages/row.sh" --prepare "$row" || prepared=0
 	wait_guests "$max_guests"
 	if [ "$prepared" -eq 1 ]; then
 		"$TOP/scripts/stages/row.sh" --boot "$row" &
@@ -201,9 +201,9 @@ if [ "$all" = 1 ]; then
 	# The judge on a kernel made to fail (scripts/gates/judge-live.sh), on the
 	# debug row's build, made above.
 	live_row=6.12-debug
-	if printf '%s\n' "${rows[@]}" | grep -qxF "$live_row"; then
+	if grep -qxF "$live_row" <<<"$(printf '%s\n' "${rows[@]}")"; then
 		say check "the judge on the $live_row kernel made to fail on purpose; log: $BUILD/logs/judge-live.log"
-		timed judge-live "$live_row" "$TOP/scripts/gates/judge-live.sh" "$live_row" \
+		waited timed judge-live "$live_row" "$TOP/scripts/gates/judge-live.sh" "$live_row" \
 			>"$BUILD/logs/judge-live.log" 2>&1 || true
 	else
 		mkdir -p "$BUILD/results/judge-live"
@@ -211,6 +211,13 @@ if [ "$all" = 1 ]; then
 			"$live_row" >"$BUILD/results/judge-live/results.tsv"
 	fi
 	extra+=(judge-live)
+	# Commands stopped by a signal at several points (tests/stop/run.py),
+	# after the rows: its guest boots a kernel they built.
+	say check "commands stopped by a signal leave nothing behind; log: $BUILD/logs/stop-test.log"
+	mkdir -p "$BUILD/results/stop"
+	waited timed stop-test stop "$TOP/tests/stop/run.py" >"$BUILD/results/stop/results.tsv" \
+		2>"$BUILD/logs/stop-test.log" || true
+	extra+=(stop)
 	# The gates first, then LAVA's jobs, each bounded: a stage that hangs
 	# is stopped at the deadline and fails, named, with the processes it
 	# left in its log, instead of holding the run past CI's budget.
@@ -246,7 +253,7 @@ if [ "$all" = 1 ]; then
 		fi
 	done
 	say check "LAVA: $lava_row run with lava-run"
-	timed lava-run "$lava_row" "$TOP/scripts/lava/run.sh" "$lava_row" >>"$BUILD/logs/lava.log" 2>&1 || true
+	waited timed lava-run "$lava_row" "$TOP/scripts/lava/run.sh" "$lava_row" >>"$BUILD/logs/lava.log" 2>&1 || true
 	extra+=(lava lava-run)
 	# What the rows put the series through, as a table (never a verdict).
 	"$TOP/scripts/reliability.sh" >/dev/null &&
@@ -259,11 +266,12 @@ echo "Summary (KTAP, JUnit XML and console logs under $BUILD/results/):"
 summary "${rows[@]}" || fail=1
 echo
 echo "Stage times (seconds, summed over the stage's runs; rows build while"
-echo "earlier rows boot and the gates run beside them, so they overlap):"
-awk -F'\t' '{ n[$1]++; t[$1] += $3; if (!($1 in o)) o[$1] = ++k }
-	END { for (s in o) printf "%d\t%s\t%d\t%d\n", o[s], s, n[s], t[s] }' "$BUILD/times.tsv" |
-	sort -n | while IFS=$'\t' read -r _ stage n t; do
-		printf '  %-12s %3d run(s) %5d s (%d:%02d)\n' "$stage" "$n" "$t" $((t / 60)) $((t % 60))
+echo "earlier rows boot and the gates run beside them, so they overlap;"
+echo "CPU: user + system of the stage's processes, on $(nproc) cores):"
+awk -F'\t' '{ n[$1]++; t[$1] += $3; c[$1] += $4; if (!($1 in o)) o[$1] = ++k }
+	END { for (s in o) printf "%d\t%s\t%d\t%d\t%d\n", o[s], s, n[s], t[s], c[s] }' "$BUILD/times.tsv" |
+	sort -n | while IFS=$'\t' read -r _ stage n t c; do
+		printf '  %-12s %3d run(s) %5d s (%d:%02d), CPU %5d s\n' "$stage" "$n" "$t" $((t / 60)) $((t % 60)) "$c"
 	done
 total=$(($(date +%s) - T0))
 printf '  %-12s %14d s (%d:%02d)\n' wall "$total" $((total / 60)) $((total % 60))

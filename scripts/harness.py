@@ -27,10 +27,11 @@ for it instead of by hand.
       POLICY TESTS PARAMS GUEST_ENV MEMORY QEMU_EXTRA, and QEMU_MACHINE
       QEMU_CPU (configs/qemu.env).  See fill() for the placeholders.
 
-  harness.py matrix [--file configs/matrix.tsv] rows [--base BASE]
+  harness.py matrix [--file configs/matrix.tsv] rows [--base BASE] [--first]
   harness.py matrix [--file ...] bases [ROW...] | row ROW | field ROW COLUMN | markdown
       The test matrix (configs/matrix.tsv), the one reader of it: the
-      names of its rows (of BASE), its bases (of the rows ROW...) in the
+      names of its rows (of BASE; with --first the first one's alone), its
+      bases (of the rows ROW...) in the
       order of their first row, one row as "COLUMN<TAB>VALUE" lines, one
       field, or the
       Markdown page of the matrix that `make rows` writes to
@@ -58,12 +59,14 @@ for it instead of by hand.
       scripts/series/mbox.sh and its test.
 
 Exits 1 with the reason on stderr when it cannot read its input or write
-its output.
+its output.  Each command writes its output in one write(); a reader that
+closed the pipe before it ends it with SIGPIPE, quietly, as it would cat.
 """
 
 import argparse
 import os
 import re
+import signal
 import sys
 import xml.etree.ElementTree as ET
 
@@ -478,7 +481,8 @@ def write_record(args):
 def matrix_command(args):
     header, rows, comments = read_table(args.file)
     if args.what == "rows":
-        return ["%s" % r["name"] for r in rows if args.base in (None, r["base"])]
+        names = ["%s" % r["name"] for r in rows if args.base in (None, r["base"])]
+        return names[:1] if args.first else names
     if args.what == "bases":
         return bases_of([matrix_row(rows, name, args.file) for name in args.rows] if args.rows
                         else rows)
@@ -499,6 +503,17 @@ def _assignment(arg):
     if not sep or not re.fullmatch(r"[A-Z_][A-Z0-9_]*", name):
         raise argparse.ArgumentTypeError("want NAME=VALUE, not %r" % arg)
     return name, value
+
+
+def _write(text):
+    """TEXT to stdout in one write(): up to a pipe's capacity (64 KiB) it
+    is all in the pipe before a reader that takes the first line and
+    closes the pipe (head -n 1) can close it, and nothing is left to write
+    into the closed pipe.  print() writes its text and the newline in two
+    writes when stdout is unbuffered (python3 -u, PYTHONUNBUFFERED=1), and
+    the second one could find the pipe closed."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def main(argv=None):
@@ -527,6 +542,8 @@ def main(argv=None):
     what = p.add_subparsers(dest="what", required=True)
     w = what.add_parser("rows", help="the names of the rows (of BASE)")
     w.add_argument("--base")
+    w.add_argument("--first", action="store_true",
+                   help="the first row's name alone (an empty line if there is no row)")
     w = what.add_parser("bases", help="the bases (of ROW...), in the order of their first row")
     w.add_argument("rows", nargs="*", metavar="ROW")
     what.add_parser("markdown", help="Documentation/rows.md")
@@ -551,14 +568,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         if args.command == "matrix":
-            print("\n".join(matrix_command(args)))
+            _write("\n".join(matrix_command(args)) + "\n")
         elif args.command == "record":
-            print(write_record(args))
+            _write(write_record(args) + "\n")
         elif args.command == "tests":
-            print(kselftest_list(args.expect))
+            _write(kselftest_list(args.expect) + "\n")
         elif args.command == "subseries":
-            for name, first, last, needs, prefix, on61 in read_subseries(args.file, args.patches):
-                print("\t".join((name, str(first), str(last), " ".join(needs) or "-", prefix, on61)))
+            _write("".join("%s\t%d\t%d\t%s\t%s\t%s\n" % (name, first, last, " ".join(needs) or "-",
+                                                          prefix, on61)
+                           for name, first, last, needs, prefix, on61
+                           in read_subseries(args.file, args.patches)))
         elif args.command == "junit":
             write_junit(args.row, args.tsv, args.out)
         else:
@@ -571,4 +590,11 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    # SIGPIPE as for any other command of a pipeline (Python ignores it
+    # and raises BrokenPipeError instead): a reader that closed the pipe
+    # before the output was written ends this process quietly, status 141
+    # in the shell, instead of an "[Errno 32] Broken pipe" error line or,
+    # at the final flush, a traceback.  Here and not in main(): the unit
+    # tests import this module and call its functions in their own process.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     main()

@@ -12,8 +12,94 @@ export TOP BUILD T0
 # that what a command does depends only on the variables make help lists.
 # BUILD_LOCKED (build_lock) tells a command started by the harness.
 if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
-	unset BUILT SEEDS BOOT_DT CC_CCACHE_REAL SUBSERIES LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM BUILD_LOCKED
+	unset BUILT SEEDS BOOT_DT CC_CCACHE_REAL SUBSERIES LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM BUILD_LOCKED HARNESS_RUN
 fi
+
+# Stopping.  A command started by hand (not under the harness's lock for
+# this BUILD) owns everything it starts: Ctrl-C (SIGINT to the terminal's
+# process group), SIGTERM (timeout, a CI limit, make passing its own on)
+# or SIGHUP stop all of it within seconds (run_stop).  Signals alone do not:
+# a job started with & in a non-interactive shell ignores SIGINT, and
+# timeout(1) puts QEMU in a process group of its own.  So every process the
+# command starts carries HARNESS_RUN, a mark of this command, in its
+# environment, which run_stop finds in /proc even when its parent is gone.
+if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
+	HARNESS_RUN=$$-$(date +%s%N)
+	export HARNESS_RUN
+	# (Where run_stop reports: the command's own stderr, whatever a
+	# function running at the time has redirected it to.)
+	exec 17>&2
+	trap 'run_stop INT 130' INT
+	trap 'run_stop TERM 143' TERM
+	trap 'run_stop HUP 129' HUP
+fi
+
+# run_pids: the live processes this command started, one PID a line: those
+# under it (ps, by parent) and those whose environment has its HARNESS_RUN
+# (an orphan's parent is init).  Never the command itself, nor run_pids'
+# own processes; no zombie.
+run_pids() (
+	self=$BASHPID mark=$HARNESS_RUN
+	# (A subshell: the commands of the listing are not marked themselves.)
+	export -n HARNESS_RUN
+	{
+		ps -e -o pid=,ppid=,stat= | awk -v root="$$" -v self="$self" '
+			$3 !~ /^Z/ && $1 != self { kids[$2] = kids[$2] " " $1 }
+			END { q[1] = root; n = 1
+				for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " ")
+					for (j = 1; j <= m; j++) { q[++n] = k[j]; print k[j] } } }'
+		grep -lzxF "HARNESS_RUN=$mark" /proc/[0-9]*/environ 2>/dev/null |
+			sed -e 's,^/proc/,,' -e 's,/environ$,,' || true
+	} | sort -un | awk -v me="$$" '$1 != me'
+)
+
+# run_stop NAME STATUS: the INT, TERM and HUP trap of a command started by
+# hand.  Every process it started gets SIGTERM, then SIGKILL those still
+# there 5 s later; what a stopped stage leaves half-made is removed (an
+# extraction's temporary tree; a tree whose series was being applied is
+# reset by scripts/stages/tree.sh before it is used); the lock is released
+# as the command exits with STATUS (128 + the signal's number).
+run_stop() {
+	local name=$1 status=$2 pids sig=TERM i list
+	trap '' INT TERM HUP
+	# (A file, not <(run_pids): that would be one more process under this one.)
+	list=$(mktemp)
+	printf '\n[%6s] %-8s stopped by SIG%s: ending the processes it started\n' \
+		"$(elapsed)" stop "$name" >&17
+	for i in $(seq 1 40); do
+		run_pids >"$list"
+		mapfile -t pids <"$list"
+		[ ${#pids[@]} -gt 0 ] || break
+		[ "$i" -le 25 ] || sig=KILL
+		kill -s "$sig" "${pids[@]}" 2>/dev/null || true
+		sleep 0.2
+	done
+	rm -f "$list"
+	if [ ${#pids[@]} -gt 0 ]; then
+		printf '[%6s] %-8s still running after SIGKILL: %s\n' "$(elapsed)" stop "${pids[*]}" >&17
+	fi
+	# (Only a command that holds the lock: another may be using BUILD.)
+	if [ "${BUILD_LOCKED:-}" = "$BUILD" ]; then
+		rm -rf "$BUILD"/src/*.tmp
+		# git's locks in the harness's trees and worktrees: nothing of
+		# this command runs, and no other command can hold BUILD.
+		find "$BUILD/src" -maxdepth 4 -name index.lock -path '*.git/*' -delete 2>/dev/null || true
+		rm -f "$BUILD/.lock.owner"
+	fi
+	printf '[%6s] %-8s stopped; nothing of it runs\n' "$(elapsed)" stop >&17
+	exit "$status"
+}
+
+# waited CMD...: run CMD as a job and wait for it; returns its status.  A
+# shell runs its trap only once the command in the foreground is done, but
+# at once when the wait builtin is interrupted: a long command of the
+# command started by hand goes through waited, so that a SIGTERM sent to
+# that command alone (make passes its own on) stops it in seconds.  (The
+# job's standard input is /dev/null, as for any job of a script.)
+waited() {
+	"$@" &
+	wait "$!"
+}
 
 # build_lock ARGS...: take the build folder's lock ($BUILD/.lock) for
 # this command and every command it starts, or fail at once naming the
@@ -73,8 +159,9 @@ run_logged() {
 harness() { python3 "$TOP/scripts/harness.py" "$@"; }
 
 # matrix ARGS...: configs/matrix.tsv through harness.py: "rows [--base
-# BASE]" (the row names), "bases [ROW...]", "row ROW" (COLUMN<TAB>VALUE lines),
-# "field ROW COLUMN"; a row that is not there fails, saying so on stderr.
+# BASE] [--first]" (the row names, or the first one's), "bases [ROW...]",
+# "row ROW" (COLUMN<TAB>VALUE lines), "field ROW COLUMN"; a row that is not
+# there fails, saying so on stderr.
 matrix() { harness matrix --file "$TOP/configs/matrix.tsv" "$@"; }
 
 # series_stamp: a fingerprint of patches/ (the series file and the patches)
@@ -227,7 +314,7 @@ run_progress() {
 pkgs_missing() {
 	local p
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"
+		grep -q "ok installed" <<<"$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" || echo "$p"
 	done
 }
 
@@ -272,6 +359,12 @@ pkgs_install() {
 	[ $# -gt 0 ] || return 0
 	sudo=$(pkgs_sudo) || { pkgs_why="$pkgs_why to install $*"; return 1; }
 	pkgs_update "$stage" "$log"
+	# An install that was stopped (Ctrl-C) leaves dpkg's work half done,
+	# and apt-get refuses to go on until it is finished.
+	if [ -n "$($sudo dpkg --audit 2>/dev/null)" ]; then
+		say "$stage" "finishing an install that was stopped (dpkg --configure -a)"
+		$sudo env DEBIAN_FRONTEND=noninteractive dpkg --configure -a >>"$log" 2>&1 || true
+	fi
 	say "$stage" "installing: $*"
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "${opts[@]}" "$@" >>"$log" 2>&1 &
 	wait_progress "$stage" "$log" $! || rc=$?
@@ -350,16 +443,27 @@ kunit_dir() {
 	echo "$cache/tools/testing/kunit"
 }
 
-# timed STAGE NAME CMD...: run CMD and add its wall time to
-# $BUILD/times.tsv ("STAGE<TAB>NAME<TAB>SECONDS"), which scripts/check.sh
-# sums up per stage.  Returns CMD's exit status.
+# timed STAGE NAME CMD...: run CMD and add its wall time and CPU time to
+# $BUILD/times.tsv ("STAGE<TAB>NAME<TAB>SECONDS<TAB>CPU-SECONDS<TAB>START"),
+# which scripts/check.sh sums up per stage.  CPU: user + system of CMD and
+# every process under it that was waited for (a subshell's children's
+# times); START: seconds since T0.  Returns CMD's exit status.
 timed() {
-	local stage=$1 name=$2 start rc=0
+	local stage=$1 name=$2 start rc=0 cpu
 	shift 2
 	start=$(date +%s)
-	"$@" || rc=$?
 	mkdir -p "$BUILD"
-	printf '%s\t%s\t%s\n' "$stage" "$name" $(($(date +%s) - start)) >>"$BUILD/times.tsv"
+	cpu=$(mktemp "$BUILD/.timed.XXXXXX")
+	(
+		s=0
+		"$@" || s=$?
+		times >"$cpu"
+		exit "$s"
+	) || rc=$?
+	printf '%s\t%s\t%s\t%s\t%s\n' "$stage" "$name" $(($(date +%s) - start)) \
+		"$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] }
+			printf "%d", n + 0.5 }' "$cpu")" $((start - T0)) >>"$BUILD/times.tsv"
+	rm -f "$cpu"
 	return "$rc"
 }
 

@@ -14,7 +14,7 @@ out=$BUILD/results/reliability.md
 res=$BUILD/results
 
 # field KEY LINE: the value of KEY= in a result line
-field() { sed -n "s/.*[ =]$1=\\([^ ]*\\).*/\\1/p" <<<" $2" | head -n 1; }
+field() { sed -n "s/.*[ =]$1=\\([^ ]*\\).*/\\1/p" <<<" $2" | sed -n 1p; }
 # result ROW TEST CASE: PASS, FAIL or SKIP of a case in a row, or "-"
 result() {
 	awk -F'\t' -v c="$2/$3" '$2 == c { print $1; found = 1; exit }

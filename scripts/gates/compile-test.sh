@@ -233,8 +233,8 @@ for line in "${table[@]}"; do
 	compile "$wt" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
 	[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
 	if [ "$rc" -ne 0 ]; then
-		record FAIL "$name" "build failed: $(warnings "$wt" "$res/$name.log" |
-			grep -m1 error: || tail -n 1 "$res/$name.log"), log: $res/$name.log"
+		record FAIL "$name" "build failed: $(grep -m1 error: <<<"$(warnings "$wt" "$res/$name.log")" ||
+			tail -n 1 "$res/$name.log"), log: $res/$name.log"
 		continue
 	fi
 	warnings "$wt" "$res/$name.log" >"$res/$name.warnings"

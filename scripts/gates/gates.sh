@@ -37,7 +37,7 @@ gate() {
 	shift
 	rm -f "$BUILD/results/$name/results.tsv"
 	say gates "$name (log: $log)"
-	timed gate "$name" "$@" >"$log" 2>&1 || true
+	waited timed gate "$name" "$@" >"$log" 2>&1 || true
 	grep -v '^\[' "$log" | grep -E '^  (FAIL|SKIP)' || true
 	echo "gate: $name"
 	names+=("$name")

@@ -38,7 +38,7 @@ for p in "${patches[@]}"; do
 	if grep -q '^total: 0 errors, 0 warnings, 0 checks' <<<"$out" || [ -z "$out" ]; then
 		record PASS "checkpatch/$p"
 	else
-		record FAIL "checkpatch/$p" "$total; first: $(grep -v '^total:' <<<"$out" | head -n 1)"
+		record FAIL "checkpatch/$p" "$total; first: $(grep -v -m1 '^total:' <<<"$out")"
 	fi
 	# Each Fixes: tag names a known commit, by its id and its subject
 	# (configs/fixes.tsv): a mistyped id or subject fails.

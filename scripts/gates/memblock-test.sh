@@ -100,7 +100,7 @@ case_lines() {
 cases=$res/cases.tsv
 case_lines "$rlog" >"$cases"
 npass=$(grep -c '^ok' "$cases" || true)
-failed=$(sed -n 's/^not ok\t//p' "$cases" | head -n 1)
+failed=$(sed -n '/^not ok\t/{s///p;q;}' "$cases")
 # "main: tests/basic_api.c:416: memblock_add_near_max_check: Assertion `...' failed."
 assertion=$(grep -m1 -E '^[^ ]*main: [^:]+:[0-9]+: [A-Za-z0-9_]+: Assertion ' "$rlog" || true)
 sanitizer=$(grep -m1 -E 'runtime error:|ERROR: (Address|Leak|Undefined)Sanitizer' "$rlog" || true)
@@ -165,7 +165,7 @@ else
 		ours=$(grep -c $'\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" || true)
 		{ grep $'^ok\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" || true; } | cut -f2 |
 			while IFS= read -r name; do record PASS "32bit/$name"; done
-		bad=$(grep $'^not ok\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" | cut -f2 | head -n 1 || true)
+		bad=$(grep -m1 $'^not ok\tmemblock_overlaps_map_memory/' "$res/cases-32bit.tsv" | cut -f2 || true)
 		first=$(grep -m1 $'^not ok\t' "$res/cases-32bit.tsv" | cut -f2 || true)
 		n32=$(grep -c '^ok' "$res/cases-32bit.tsv" || true)
 		if [ -n "$bad" ] || [ "$ours" -eq 0 ]; then

@@ -64,7 +64,7 @@ else
 	start=$(date +%s.%N)
 	for type in "${!by_type[@]}"; do
 		read -ra list <<<"${by_type[$type]}"
-		dict=$(find "$TOP/configs/lava/devices" -name "$type-*.jinja2" | LC_ALL=C sort | head -n 1)
+		dict=$(find "$TOP/configs/lava/devices" -name "$type-*.jinja2" | LC_ALL=C sort | sed -n 1p)
 		if [ -z "$dict" ]; then
 			for j in "${list[@]}"; do
 				record FAIL "pipeline/$(basename "$j")" "no device dictionary configs/lava/devices/$type-*.jinja2"

@@ -39,9 +39,9 @@ mapfile -t missing32 < <(pkgs_missing "${pkgs32[@]}")
 nope32=$BUILD/cache/deps-32bit-failed
 [ ! -f "$nope32" ] || missing32=()
 armhf=1
-dpkg --print-foreign-architectures | grep -qx armhf || armhf=0
+grep -qx armhf <<<"$(dpkg --print-foreign-architectures)" || armhf=0
 i386=1
-dpkg --print-foreign-architectures | grep -qx i386 || i386=0
+grep -qx i386 <<<"$(dpkg --print-foreign-architectures)" || i386=0
 
 if [ ${#missing[@]} -eq 0 ] && [ $armhf -eq 1 ] && [ ${#missing32[@]} -eq 0 ]; then
 	say deps "all packages present"

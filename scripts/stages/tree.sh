@@ -84,7 +84,16 @@ fi
 
 if [ -e "$src/.git" ]; then
 	# The harness's own tree: an am of an earlier run that was stopped is
-	# its own, and is undone; changes someone made there are not.
+	# its own, and is undone; changes someone made there are not.  A run
+	# stopped in the middle of it (noted "applying") may have left git's
+	# index lock and a half-applied patch: both are the harness's.
+	if [ -n "$(tree_note "$src" applying)" ]; then
+		say tree "$src: undoing the series' application of a run that was stopped"
+		rm -f "$(git -C "$src" rev-parse --path-format=absolute --git-path index.lock)"
+		git -C "$src" am --abort >/dev/null 2>&1 || true
+		run_logged tree "$log" git -C "$src" reset -q --hard
+		tree_note "$src" applying ""
+	fi
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	if ! git -C "$src" diff --quiet HEAD; then
 		die tree "" "$src has uncommitted changes and the series (or the commit under it) changed:" \
@@ -105,10 +114,11 @@ fi
 say tree "applying the series to $src with git am"
 mapfile -t list < <(series_list "$src" "$start" 2>>"$log")
 if grep -q '^leaving out' "$log"; then
-	say tree "$(grep '^leaving out' "$log" | head -n 1)"
+	say tree "$(grep -m1 '^leaving out' "$log")"
 fi
 # One git am for the whole series: each call refreshes the index of the
 # whole tree, which costs ~20 s on a kernel tree.
+tree_note "$src" applying "$(date '+%F %T')"
 if ! git_q am -q "${list[@]/#/$TOP/patches/}" >>"$log" 2>&1; then
 	n=$(sed -n 's/^Patch failed at \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
 	failed=${n:+${list[10#$n - 1]}}
@@ -133,5 +143,6 @@ if [ -f "$cover" ]; then
 		body { print }' "$cover")"
 fi
 tree_note "$src" base "$start"
+tree_note "$src" applying ""
 tree_note "$src" stamp "$stamp"
 echo "$src" >&3
