@@ -60,7 +60,7 @@
 #   GATES_NICE=0          make check: the gates' nice value
 #   GATES_TIMEOUT=3000    make check: seconds after which the gates and LAVA
 #                         jobs not done are stopped and fail
-#   BOOT_TIMEOUT=600      seconds a guest may run
+#   BOOT_TIMEOUT=1200     seconds a guest may run
 #   BOOT_STALL=60         seconds a guest may print nothing
 #   CCACHE=1              0: no ccache (its cache: CCACHE_DIR, ccache's default)
 #   CROSS_COMPILE=arm-linux-gnueabihf-  the cross compiler's prefix

@@ -9,7 +9,7 @@
 #   guest boots QEMU's own device tree for these options (dumped with
 #   -machine dumpdtb) with FILE's nodes added by dtc (RES/row.dts, .dtb).
 #   The guest's /init runs the
-#   suite and powers off; BOOT_TIMEOUT (seconds, default 600) bounds a run
+#   suite and powers off; BOOT_TIMEOUT (seconds, default 1200) bounds a run
 #   that never gets there; a guest whose kernel oopsed or panicked and then
 #   printed nothing for BOOT_STALL seconds (default 60) is stopped then,
 #   not at the timeout.  A boot that times out or is stopped is not a
@@ -25,7 +25,7 @@ extra=${4:-}
 [ "$extra" != "-" ] || extra=""
 mkdir -p "$res"
 log=$res/console.log
-timeout_s=${BOOT_TIMEOUT:-600}
+timeout_s=${BOOT_TIMEOUT:-1200}
 stall_s=${BOOT_STALL:-60}
 # What leaves a guest that will not finish: an oops or a panic, not a WARN.
 fatal='Internal error: Oops|Unable to handle kernel|Kernel panic - not syncing|BUG: scheduling while atomic|exited with irqs disabled'

@@ -22,7 +22,7 @@ import harness  # noqa: E402
 BASE = "6.12"
 # The rows into head -n 1, unbuffered: with print()'s two writes about 4
 # runs in 10 failed.
-RUNS_HEAD = 200
+RUNS_HEAD = 100
 # --first writes into no pipe: its runs cannot race, they check its output
 # and status, and a harness start costs about 0.1 s of CPU here.
 RUNS_FIRST = 20
