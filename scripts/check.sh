@@ -79,15 +79,6 @@ case $gates_timeout in
 esac
 gates_timeout=$((10#$gates_timeout))
 
-# descendants PID: PID and every process under it, one a line
-descendants() {
-	ps -e -o pid=,ppid= | awk -v root="$1" '
-		{ kids[$2] = kids[$2] " " $1 }
-		END { q[1] = root; n = 1
-			for (i = 1; i <= n; i++) { print q[i]; m = split(kids[q[i]], k, " ")
-				for (j = 1; j <= m; j++) q[++n] = k[j] } }'
-}
-
 # bounded NAME PID DEADLINE LOG: wait for the background job PID until
 # DEADLINE (seconds since the epoch).  Past it, the processes it still
 # runs are listed on stdout and in LOG, then stopped (TERM, 5 s later

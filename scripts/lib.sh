@@ -11,19 +11,17 @@ export TOP BUILD T0
 # a value in the environment of a command started by hand is dropped, so
 # that what a command does depends only on the variables make help lists.
 # BUILD_LOCKED (build_lock) tells a command started by the harness.
+#
+# Stopping.  A command started by hand owns everything it starts: Ctrl-C
+# (SIGINT to the terminal's process group), SIGTERM (timeout, a CI limit,
+# make passing its own on) or SIGHUP stop all of it within seconds
+# (run_stop).  Signals alone do not: a job started with & in a
+# non-interactive shell ignores SIGINT, and timeout(1) puts QEMU in a
+# process group of its own.  So every process the command starts carries
+# HARNESS_RUN, a mark of this command, in its environment, which run_stop
+# finds in /proc even when its parent is gone.
 if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
 	unset BUILT SEEDS BOOT_DT CC_CCACHE_REAL SUBSERIES LAVA_VALIDATE_LOG KEEP SPARSE BENCH_MEM BUILD_LOCKED HARNESS_RUN
-fi
-
-# Stopping.  A command started by hand (not under the harness's lock for
-# this BUILD) owns everything it starts: Ctrl-C (SIGINT to the terminal's
-# process group), SIGTERM (timeout, a CI limit, make passing its own on)
-# or SIGHUP stop all of it within seconds (run_stop).  Signals alone do not:
-# a job started with & in a non-interactive shell ignores SIGINT, and
-# timeout(1) puts QEMU in a process group of its own.  So every process the
-# command starts carries HARNESS_RUN, a mark of this command, in its
-# environment, which run_stop finds in /proc even when its parent is gone.
-if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
 	HARNESS_RUN=$$-$(date +%s%N)
 	export HARNESS_RUN
 	# (Where run_stop reports: the command's own stderr, whatever a
@@ -34,8 +32,18 @@ if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
 	trap 'run_stop HUP 129' HUP
 fi
 
+# descendants PID [SKIP]: PID and every live process under it (by parent;
+# no zombie), one a line; none of SKIP and the processes under it.
+descendants() {
+	ps -e -o pid=,ppid=,stat= | awk -v root="$1" -v skip="${2:-}" '
+		$3 !~ /^Z/ && $1 != skip { kids[$2] = kids[$2] " " $1 }
+		END { q[1] = root; n = 1
+			for (i = 1; i <= n; i++) { print q[i]; m = split(kids[q[i]], k, " ")
+				for (j = 1; j <= m; j++) q[++n] = k[j] } }'
+}
+
 # run_pids: the live processes this command started, one PID a line: those
-# under it (ps, by parent) and those whose environment has its HARNESS_RUN
+# under it (descendants) and those whose environment has its HARNESS_RUN
 # (an orphan's parent is init).  Never the command itself, nor run_pids'
 # own processes; no zombie.
 run_pids() (
@@ -43,11 +51,7 @@ run_pids() (
 	# (A subshell: the commands of the listing are not marked themselves.)
 	export -n HARNESS_RUN
 	{
-		ps -e -o pid=,ppid=,stat= | awk -v root="$$" -v self="$self" '
-			$3 !~ /^Z/ && $1 != self { kids[$2] = kids[$2] " " $1 }
-			END { q[1] = root; n = 1
-				for (i = 1; i <= n; i++) { m = split(kids[q[i]], k, " ")
-					for (j = 1; j <= m; j++) { q[++n] = k[j]; print k[j] } } }'
+		descendants "$$" "$self"
 		grep -lzxF "HARNESS_RUN=$mark" /proc/[0-9]*/environ 2>/dev/null |
 			sed -e 's,^/proc/,,' -e 's,/environ$,,' || true
 	} | sort -un | awk -v me="$$" '$1 != me'

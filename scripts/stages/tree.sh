@@ -87,14 +87,16 @@ if [ -e "$src/.git" ]; then
 	# its own, and is undone; changes someone made there are not.  A run
 	# stopped in the middle of it (noted "applying") may have left git's
 	# index lock and a half-applied patch: both are the harness's.
-	if [ -n "$(tree_note "$src" applying)" ]; then
+	applying=$(tree_note "$src" applying || true)
+	if [ -n "$applying" ]; then
 		say tree "$src: undoing the series' application of a run that was stopped"
 		rm -f "$(git -C "$src" rev-parse --path-format=absolute --git-path index.lock)"
-		git -C "$src" am --abort >/dev/null 2>&1 || true
+	fi
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	if [ -n "$applying" ]; then
 		run_logged tree "$log" git -C "$src" reset -q --hard
 		tree_note "$src" applying ""
 	fi
-	git -C "$src" am --abort >/dev/null 2>&1 || true
 	if ! git -C "$src" diff --quiet HEAD; then
 		die tree "" "$src has uncommitted changes and the series (or the commit under it) changed:" \
 			"commit them and run 'make export', or discard them (git -C $src reset --hard), then run again"
