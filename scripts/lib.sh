@@ -246,6 +246,60 @@ tree_base() {
 	git -C "$1" rev-parse -q --verify 'refs/tags/base^{commit}'
 }
 
+# scratch_worktree SRC: the git worktree of the kernel tree SRC in which
+# the gates check out other commits than SRC's own (the base, a prefix of
+# the series, the mboxes applied with git am), SRC itself untouched:
+# BUILD/src/NAME-wt, NAME being SRC's folder.  Prints its path.  Made
+# once, with a detached HEAD and no file checked out, and kept from command
+# to command: a checkout of a whole kernel tree costs about 33 s of CPU.
+# Made anew when it is not a worktree of SRC's repository (SRC made anew,
+# the folder removed).  What a command stopped in it left is undone: git's
+# index lock, a git am or cherry-pick in progress, the files it wrote that
+# its index does not have.  Its HEAD, index and files are otherwise the
+# last user's: a caller checks out the commit it needs with git checkout
+# -f, and commits there on a detached HEAD only.  Only under the build
+# lock (no other command can be using it).  Fails, saying why on stderr,
+# when it cannot be made.
+scratch_worktree() {
+	local src=${1%/} wt common left
+	wt=$BUILD/src/${src##*/}-wt
+	if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
+		echo "scratch_worktree: not under the lock of $BUILD (build_lock)" >&2
+		return 1
+	fi
+	common=$(git -C "$src" rev-parse --path-format=absolute --git-common-dir) || return 1
+	if [ "$(git -C "$wt" rev-parse --path-format=absolute --git-common-dir 2>/dev/null || true)" = "$common" ]; then
+		left=$(scratch_leftovers "$wt")
+		if [ -n "$left" ]; then
+			echo "scratch_worktree: $wt: undoing what a stopped command left there:$left" >&2
+			rm -f "$(git -C "$wt" rev-parse --path-format=absolute --git-path index.lock)"
+			git -C "$wt" am --abort >/dev/null 2>&1 || git -C "$wt" am --quit >/dev/null 2>&1 || true
+			git -C "$wt" cherry-pick --abort >/dev/null 2>&1 ||
+				git -C "$wt" cherry-pick --quit >/dev/null 2>&1 || true
+			git -C "$wt" clean -q -f -d -x >&2 || true
+			left=$(scratch_leftovers "$wt")
+		fi
+		[ -n "$left" ] || { echo "$wt"; return; }
+		echo "scratch_worktree: $wt: still there:$left; making it anew" >&2
+	fi
+	echo "scratch_worktree: making $wt, a git worktree of $src" >&2
+	rm -rf "$wt"
+	# -f: the path may be registered still (no prune: in a KERNEL_SRC
+	# repository that would drop the user's own stale worktrees too).
+	git -C "$src" worktree add -q -f --no-checkout --detach "$wt" HEAD >&2 || return 1
+	echo "$wt"
+}
+
+# scratch_leftovers WT: what a command stopped in the worktree WT left
+# there, as " NAME" each: git's index lock, an am (rebase-apply) or a
+# cherry-pick (CHERRY_PICK_HEAD, sequencer) in progress.
+scratch_leftovers() {
+	local p
+	for p in index.lock rebase-apply CHERRY_PICK_HEAD sequencer; do
+		[ ! -e "$(git -C "$1" rev-parse --path-format=absolute --git-path "$p")" ] || printf ' %s' "$p"
+	done
+}
+
 CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 export CROSS_COMPILE ARCH=arm
 

@@ -14,15 +14,16 @@
 #     one build folder, incremental: a prefix rebuilds what its patch changed
 #     (a prefix that changes no C file, header, Kconfig or Makefile of the
 #     kernel builds what the one before it built).
-# Everything is built in one git worktree of SRC (BUILD/src/linux-BASE-wt),
-# checked out at the series, the base or a prefix, and one build folder
-# (BUILD/compile/BASE/o), reconfigured row by row: Kbuild's host tools are
-# built once, and going from the series to the base within a row rebuilds
-# only what the series' files and symbols touch.  The base's .config is the
-# series' one, run through syncconfig at the base (the series' symbols
-# dropped, every other value the same).  One PASS/FAIL line per row and per
-# prefix, also in BUILD/results/compile-BASE/results.tsv.  A run on the same
-# commits, configs and scripts keeps the previous results.
+# Everything is built in one git worktree of SRC (lib.sh scratch_worktree:
+# BUILD/src/linux-BASE-wt for BUILD/src/linux-BASE, kept from run to run,
+# the mbox test's too), checked out at the series, the base or a prefix,
+# and one build folder (BUILD/compile/BASE/o), reconfigured row by row:
+# Kbuild's host tools are built once, and going from the series to the
+# base within a row rebuilds only what the series' files and symbols touch.
+# The base's .config is the series' one, run through syncconfig at the base
+# (the series' symbols dropped, every other value the same).  One PASS/FAIL
+# line per row and per prefix, also in BUILD/results/compile-BASE/results.tsv.
+# A run on the same commits, configs and scripts keeps the previous results.
 #
 # Usage: [JOBS=N] scripts/gates/compile-test.sh SRC BASE
 set -euo pipefail
@@ -34,7 +35,6 @@ base=${2:?usage: compile-test.sh SRC BASE}
 jobs=${JOBS:-$(nproc)}
 res=$BUILD/results/compile-$base
 cdir=$BUILD/compile/$base
-wt=$BUILD/src/linux-$base-wt
 tsv=$res/results.tsv
 log=$res/compile.log
 mkdir -p "$res" "$cdir"
@@ -57,15 +57,9 @@ rm -f "$res/key" "$res"/*.log "$res"/*.warnings "$res"/*.new-warnings
 : >"$tsv"
 : >"$log"
 
-# The worktree: made once, remade if SRC was made anew.
-common() { git -C "$1" rev-parse --path-format=absolute --git-common-dir 2>/dev/null; }
-if [ "$(common "$wt" || true)" != "$(common "$src")" ]; then
-	say compile "adding a git worktree of $src for the base and the prefixes"
-	rm -rf "$wt"
-	# -f: the path is registered still (no prune: in a KERNEL_SRC
-	# repository that would drop the user's own stale worktrees too).
-	run_logged compile "$log" git -C "$src" worktree add -q -f --detach "$wt" "$base_rev"
-fi
+# The worktree, whatever an earlier command left checked out there: each
+# build checks its commit out first.
+wt=$(scratch_worktree "$src") || die compile "" "no git worktree of $src under $BUILD/src"
 checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
 
 # The kernel's C files, not the user-space tests' (tools/: the memblock

@@ -11,7 +11,10 @@
 # place of the role identity the patches carry.
 #
 # Each sub-series is applied with git am, from the mboxes just written, on
-# the pristine base after the sub-series it needs.  Nothing is written to
+# the pristine base after the sub-series it needs.  The commits are made in
+# the tree's scratch worktree (lib.sh scratch_worktree), on a detached
+# HEAD, with no git am or cherry-pick left in progress there when one
+# fails; the tree itself is not touched.  Nothing is written to
 # OUT unless every mbox was made and applied: no identity, this
 # repository's placeholder identity (or the series' role identity), a
 # sub-series that does not apply, are each one error naming it.
@@ -52,14 +55,8 @@ role=$(git -C "$src" log -1 --format='%an <%ae>' "${commits[0]}")
 	die mbox "" "git identity '$me' is the series' role identity, not a person: set yours with git config user.name and user.email"
 
 work=$(mktemp -d "$BUILD/mbox-work.XXXXXX")
-wt=$work/wt
-cleanup() {
-	git -C "$src" worktree remove --force "$wt" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-git -C "$src" worktree add -q --detach "$wt" "$base_rev" 2>/dev/null ||
-	die mbox "" "cannot make a worktree of $src at its base"
+trap 'rm -rf "$work"' EXIT
+wt=$(scratch_worktree "$src") || die mbox "" "no git worktree of $src under $BUILD/src"
 gitw() { git -C "$wt" -c user.name="$name" -c user.email="$email" "$@"; }
 
 # The sub-series: NAME FIRST LAST NEEDS PREFIX, in order, read and checked
@@ -90,7 +87,7 @@ pick() {
 
 mkdir -p "$work/out"
 for n in "${names[@]}"; do
-	gitw checkout -q --detach "$base_rev"
+	gitw checkout -q -f --detach "$base_rev"
 	for d in ${needs[$n]}; do pick "$d"; done
 	pick "$n"
 	count=$((last[$n] - first[$n] + 1))
@@ -132,7 +129,7 @@ done
 
 # Each mbox on the pristine base, after the mboxes it needs.
 for n in "${names[@]}"; do
-	gitw checkout -q --detach "$base_rev"
+	gitw checkout -q -f --detach "$base_rev"
 	for m in ${needs[$n]} "$n"; do
 		gitw am -q --empty=drop "$work/out/$m.mbox" >"$work/am.log" 2>&1 || {
 			gitw am --abort >/dev/null 2>&1 || true

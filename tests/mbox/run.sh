@@ -17,7 +17,10 @@
 #     coverage builds patch by patch (make compile-test), or else its
 #     touched objects are compiled here (the KASAN fix, alone on the base:
 #     arch/arm/mm/kasan_init.o in the debug rows' configuration).
-# One PASS/FAIL line per case, in build/results/mbox/results.tsv.
+# The mboxes are applied in each tree's scratch worktree (lib.sh
+# scratch_worktree, kept from run to run; make mbox's and make
+# compile-test's too).  One PASS/FAIL line per case, in
+# build/results/mbox/results.tsv.
 #
 # Usage: tests/mbox/run.sh
 set -euo pipefail
@@ -32,15 +35,7 @@ mkdir -p "$res"
 : >"$tsv"
 : >"$log"
 tmp=$(mktemp -d "$BUILD/mbox-test.XXXXXX")
-wts=()
-cleanup() {
-	local w
-	for w in "${wts[@]}"; do
-		git -C "${w%%|*}" worktree remove --force "${w#*|}" >/dev/null 2>&1 || true
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 # t CMD...: 0 if CMD succeeds, else 1 (for check, under set -e)
 t() { if "$@"; then echo 0; else echo 1; fi; }
@@ -104,19 +99,18 @@ src61=""
 if src61=$("$TOP/scripts/stages/tree.sh" 6.1 2>>"$log") && [ -n "$src61" ]; then
 	base61=$(tree_base "$src61")
 fi
-# A worktree at a base: wt SRC DIR
-wt() {
-	git -C "$1" worktree add -q --detach "$2" "$(tree_base "$1")" >>"$log" 2>&1
-	wts+=("$1|$2")
-}
-wt "$src" "$tmp/wt"
-[ -z "$src61" ] || wt "$src61" "$tmp/wt61"
+# The mboxes are applied in each tree's scratch worktree (lib.sh
+# scratch_worktree), am_all checking out the base first.
+wt=$(scratch_worktree "$src" 2>>"$log") ||
+	{ record FAIL worktree "no git worktree of $src; log: $log"; report mbox; exit 1; }
+wt61=""
+[ -z "$src61" ] || wt61=$(scratch_worktree "$src61" 2>>"$log") || wt61=""
 gw() { as "$sender_name" "$sender_email" git -C "$@"; }
 # am_all DIR BASE MBOX...: the mboxes on BASE, in order
 am_all() {
 	local d=$1 b=$2 m
 	shift 2
-	gw "$d" checkout -q --detach "$b"
+	gw "$d" checkout -q -f --detach "$b"
 	for m in "$@"; do
 		if ! gw "$d" am -q --empty=drop "$out/$m.mbox" >>"$log" 2>&1; then
 			gw "$d" am --abort >>"$log" 2>&1 || true
@@ -159,15 +153,15 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 	# git am on the pristine base, after what it needs.
 	rc=0
 	# shellcheck disable=SC2086 # a list of names
-	bad=$(am_all "$tmp/wt" "$base" $needs "$n") || rc=1
+	bad=$(am_all "$wt" "$base" $needs "$n") || rc=1
 	check "$n/am-6.12" "$rc" "${bad:+$bad does not apply}${bad:-applies on $(git -C "$src" describe --tags --always "$base" 2>/dev/null || echo "${base:0:12}")${needs:+ after $needs}}"
 	if [ "$on61" = yes ]; then
-		if [ -z "$src61" ]; then
-			record FAIL "$n/am-6.1" "no 6.1 tree (scripts/stages/tree.sh 6.1); log: $log"
+		if [ -z "$wt61" ]; then
+			record FAIL "$n/am-6.1" "no 6.1 tree (scripts/stages/tree.sh 6.1) or no worktree of it; log: $log"
 		else
 			rc=0
 			# shellcheck disable=SC2086 # a list of names
-			bad=$(am_all "$tmp/wt61" "$base61" $needs "$n") || rc=1
+			bad=$(am_all "$wt61" "$base61" $needs "$n") || rc=1
 			check "$n/am-6.1" "$rc" "${bad:+$bad does not apply}${bad:-applies on linux-source-6.1${needs:+ after $needs}}"
 		fi
 	fi
@@ -193,11 +187,11 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 	fi
 	# Builds: a prefix of the stack (compiled patch by patch by make
 	# compile-test), or its objects compiled here.
-	applied=$(git -C "$tmp/wt" rev-parse 'HEAD^{tree}')
+	applied=$(git -C "$wt" rev-parse 'HEAD^{tree}')
 	if [ "$(git -C "$src" rev-parse "${stack[last - 1]}^{tree}")" = "$applied" ]; then
 		record PASS "$n/builds" "the tree is patches 1-$last of the stack, which make compile-test builds patch by patch"
 	else
-		files=$(git -C "$tmp/wt" diff --name-only "$base" HEAD -- '*.c' | tr '\n' ' ')
+		files=$(git -C "$wt" diff --name-only "$base" HEAD -- '*.c' | tr '\n' ' ')
 		o=$tmp/o-$n
 		objs=$(for f in $files; do echo "${f%.c}.o"; done)
 		blog=$res/$n-build.log
@@ -206,7 +200,7 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 		frags=(base.config lpae.config debug.config)
 		mkdir -p "$o"
 		# shellcheck disable=SC2086 # a list of objects
-		if (cd "$tmp/wt" && ARCH=arm scripts/kconfig/merge_config.sh -n -O "$o" \
+		if (cd "$wt" && ARCH=arm scripts/kconfig/merge_config.sh -n -O "$o" \
 			"${frags[@]/#/$TOP/configs/}" && make O="$o" ARCH=arm -j"$(nproc)" W=1 \
 			$objs) >"$blog" 2>&1; then
 			warns=$(grep -c 'warning:' "$blog" || true)
