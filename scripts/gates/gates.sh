@@ -31,13 +31,20 @@ fi
 names=()
 mkdir -p "$BUILD/logs"
 # gate NAME CMD...: run one gate, timed, its output to its log; a gate
-# that fails still leaves its results for the summary.
+# that fails still leaves its results for the summary.  One that exits
+# non-zero with no failed check (stopped before its last check, by an
+# error of its own) gets a failed check "exit".
 gate() {
-	local name=$1 log=$BUILD/logs/$1.log
+	local name=$1 log=$BUILD/logs/$1.log tsv=$BUILD/results/$1/results.tsv rc=0
 	shift
-	rm -f "$BUILD/results/$name/results.tsv"
+	rm -f "$tsv"
 	say gates "$name (log: $log)"
-	waited timed gate "$name" "$@" >"$log" 2>&1 || true
+	waited timed gate "$name" "$@" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && ! grep -qs '^FAIL' "$tsv"; then
+		mkdir -p "${tsv%/*}"
+		printf 'FAIL\texit\texit status %s with no failed check: stopped before its last check; log: %s\n' \
+			"$rc" "$log" >>"$tsv"
+	fi
 	grep -v '^\[' "$log" | grep -E '^  (FAIL|SKIP)' || true
 	echo "gate: $name"
 	names+=("$name")

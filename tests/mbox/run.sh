@@ -120,6 +120,9 @@ am_all() {
 	done
 }
 
+# am_detail MBOX TEXT: "MBOX does not apply", or TEXT when MBOX is empty
+am_detail() { if [ -n "$1" ]; then echo "$1 does not apply"; else echo "$2"; fi; }
+
 # The sub-series, as scripts/harness.py subseries reads them.
 npatches=$(grep -cv '^[[:space:]]*\(#\|$\)' "$TOP/patches/series")
 subs_lines=$(harness subseries --file "$TOP/patches/subseries" --patches "$npatches" 2>&1) ||
@@ -134,7 +137,7 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 	count=$((last - first + 1))
 	m=$out/$n.mbox
 	# Subjects: [PREFIX 0/N] .. [PREFIX N/N], in order.
-	got=$(grep -o "^Subject: \[$prefix [0-9]*/$count\]" "$m" | sed 's/.* 0*\([0-9][0-9]*\)\/.*/\1/' | paste -sd' ')
+	got=$({ grep -o "^Subject: \[$prefix [0-9]*/$count\]" "$m" || true; } | sed 's/.* 0*\([0-9][0-9]*\)\/.*/\1/' | paste -sd' ')
 	wantn=$(seq 0 "$count" | paste -sd' ')
 	check "$n/subjects" "$(t [ "$got" = "$wantn" ])" "[$prefix k/$count], k = ${got:-none}"
 	# The sender on every patch; the role identity in no header or sign-off.
@@ -154,7 +157,8 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 	rc=0
 	# shellcheck disable=SC2086 # a list of names
 	bad=$(am_all "$wt" "$base" $needs "$n") || rc=1
-	check "$n/am-6.12" "$rc" "${bad:+$bad does not apply}${bad:-applies on $(git -C "$src" describe --tags --always "$base" 2>/dev/null || echo "${base:0:12}")${needs:+ after $needs}}"
+	applies=$rc
+	check "$n/am-6.12" "$rc" "$(am_detail "$bad" "applies on $(git -C "$src" describe --tags --always "$base" 2>/dev/null || echo "${base:0:12}")${needs:+ after $needs}")"
 	if [ "$on61" = yes ]; then
 		if [ -z "$wt61" ]; then
 			record FAIL "$n/am-6.1" "no 6.1 tree (scripts/stages/tree.sh 6.1) or no worktree of it; log: $log"
@@ -162,7 +166,7 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 			rc=0
 			# shellcheck disable=SC2086 # a list of names
 			bad=$(am_all "$wt61" "$base61" $needs "$n") || rc=1
-			check "$n/am-6.1" "$rc" "${bad:+$bad does not apply}${bad:-applies on linux-source-6.1${needs:+ after $needs}}"
+			check "$n/am-6.1" "$rc" "$(am_detail "$bad" "applies on linux-source-6.1${needs:+ after $needs}")"
 		fi
 	fi
 	# checkpatch.pl --strict on each of its patches, as sent.
@@ -186,12 +190,18 @@ while IFS=$'\t' read -r n first last needs prefix on61; do
 		record FAIL "$n/checkpatch" "$nbad patches with checkpatch reports, first: $first_bad"
 	fi
 	# Builds: a prefix of the stack (compiled patch by patch by make
-	# compile-test), or its objects compiled here.
+	# compile-test), or its objects compiled here; nothing is built when
+	# the mbox does not apply or touches no C file (make without an
+	# object would build the whole kernel).
 	applied=$(git -C "$wt" rev-parse 'HEAD^{tree}')
-	if [ "$(git -C "$src" rev-parse "${stack[last - 1]}^{tree}")" = "$applied" ]; then
+	files=$(git -C "$wt" diff --name-only "$base" HEAD -- '*.c' | tr '\n' ' ')
+	if [ "$applies" -ne 0 ]; then
+		record FAIL "$n/builds" "not built: it does not apply on 6.12"
+	elif [ "$(git -C "$src" rev-parse "${stack[last - 1]}^{tree}")" = "$applied" ]; then
 		record PASS "$n/builds" "the tree is patches 1-$last of the stack, which make compile-test builds patch by patch"
+	elif [ -z "$files" ]; then
+		record FAIL "$n/builds" "not built: no C file in the tree it makes, which is not a prefix of the stack"
 	else
-		files=$(git -C "$wt" diff --name-only "$base" HEAD -- '*.c' | tr '\n' ' ')
 		o=$tmp/o-$n
 		objs=$(for f in $files; do echo "${f%.c}.o"; done)
 		blog=$res/$n-build.log
