@@ -55,10 +55,11 @@ cp "$mod/judge_trip.ko" "$mod/root/trip/"
 (cd "$mod/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$mod/trip.cpio.gz"
 cat "$OUT/rootfs.cpio.gz" "$mod/trip.cpio.gz" >"$live/rootfs.cpio.gz"
 
-# One short kselftest after the trips: the run must get to its end, so
-# that what fails is the judge's reading of the log, not the boot.
+# One short kselftest after the trips (the policy's switches, a few
+# seconds): the run must get to its end, so that what fails is the judge's
+# reading of the log, not the boot.
 BOOT_DT=${DT_FRAGMENT:-} timed judge-live boot "$TOP/scripts/stages/boot.sh" "$live" "$res" "$QEMU_OPTS" \
-	"$PARAMS JUDGE_TRIP=slub,refcount,list,caller,oom KSELFTEST_TESTS=arm:ioremap_ram.sh" ||
+	"$PARAMS JUDGE_TRIP=slub,refcount,list,caller,oom KSELFTEST_TESTS=arm:ioremap_ram_policy.sh" ||
 	failed "the boot stage failed, log: $res/console.log"
 
 "$TOP/tests/judge/fixtures.py" --kunit-dir "$(kunit_dir)" --want "$TOP/tests/judge/live/trip.want" \
