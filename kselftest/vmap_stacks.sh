@@ -6,23 +6,26 @@
 # criterion is that the kernel lives on.  scripts/stages/rootfs.sh installs it
 # beside the series' kselftests, first in their list.
 #
-# Start short-lived processes (sleep 0) until their stacks
-# (CONFIG_VMAP_STACK: vmalloc areas, freed lazily) open a 16 MiB window of
-# the vmalloc area that held no area before, beside two busy loops and the
-# older processes.  With LPAE and CONFIG_KASAN_VMALLOC, the KASAN shadow of
-# such a window needs a PTE table that the page tables of older processes
-# did not copy: a fault on the shadow of the stack in use recursed until
-# the stack overflowed, unless kasan_init() gave the whole vmalloc shadow
-# its tables at boot.  The test is that the kernel lives on: a crash ends
-# the run, and this result is missing.  Harmless elsewhere.  One KTAP
-# result.  Run it first after boot: a window that held an area before,
-# since freed, keeps its shadow page table, and the test then proves
-# nothing.
+# Start processes that stay, each blocked at once, until their stacks
+# (CONFIG_VMAP_STACK: vmalloc areas; a process that stays keeps its stack,
+# so each new one needs a new area) open a 16 MiB window of the vmalloc
+# area that held no area before, beside a busy loop and the older
+# processes.  With LPAE and CONFIG_KASAN_VMALLOC, the KASAN shadow of such a
+# window needs a PTE table that the page tables of older processes did not
+# copy: a process blocking on a stack there switches to an older process's
+# page tables while still on that stack, and a fault on the stack's shadow
+# recursed until the stack overflowed, unless kasan_init() gave the whole
+# vmalloc shadow its tables at boot.  The processes are subshells of this
+# one (a fork, no exec), blocked opening a FIFO until the end.  The test
+# is that the kernel lives on: a crash ends the run, and this result is
+# missing.  Harmless elsewhere.  One KTAP result.  Run it first after
+# boot: a window that held an area before, since freed, keeps its shadow
+# page table, and the test then proves nothing.
 #
-# Usage: vmap_stacks.sh	(VMAP_STACKS_MAX: most processes, default 4000)
+# Usage: vmap_stacks.sh	(VMAP_STACKS_MAX: most processes, default 2000)
 
 ksft_skip=4
-MAX=${VMAP_STACKS_MAX:-4000}
+MAX=${VMAP_STACKS_MAX:-2000}
 # Processes started after the first new window is seen, so that some run
 # there while the scheduler switches to and from older processes.
 MARGIN=64
@@ -51,12 +54,32 @@ if [ -z "$kptr" ] || ! { echo 1 > "$KPTR"; } 2>/dev/null; then
 fi
 hogs=""
 tmp=""
-# cleanup: stop the busy loops, put kptr_restrict back, remove the list
+fifo=""
+n=0
+# release: end the blocked processes and wait for them: a line each in the
+# FIFO, held open until they are gone (one that opens it only now finds
+# its line too); then the FIFO goes
+release()
+{
+	[ -n "$fifo" ] && [ -p "$fifo" ] || return 0
+	exec 3<> "$fifo"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		echo
+		i=$((i + 1))
+	done >&3
+	wait 2>/dev/null
+	exec 3>&-
+	rm -f "$fifo"
+}
+# cleanup: stop the busy loop and the blocked processes, put kptr_restrict
+# back, remove the list
 # shellcheck disable=SC2317 # called by the trap
 cleanup()
 {
 	# shellcheck disable=SC2086 # a list of pids
 	[ -z "$hogs" ] || kill $hogs 2>/dev/null
+	release
 	echo "$kptr" > "$KPTR"
 	[ -z "$tmp" ] || rm -f "$tmp"
 }
@@ -80,6 +103,8 @@ windows()
 }
 
 tmp=$(mktemp) || skip_all "mktemp failed"
+fifo=$tmp.fifo
+mkfifo "$fifo" || skip_all "mkfifo $fifo failed"
 windows > "$tmp"
 [ -s "$tmp" ] || skip_all "no 32-bit addresses in /proc/vmallocinfo"
 [ "$(cat "$tmp")" != 00 ] ||
@@ -93,14 +118,12 @@ echo "# before keeps its shadow page table"
 
 while :; do :; done &
 hogs=$!
-while :; do :; done &
-hogs="$hogs $!"
 
-n=0
 new=""
 left=$MAX
 while [ "$left" -gt 0 ]; do
-	sleep 0 &
+	# shellcheck disable=SC2034 # read to block, the value unused
+	(read -r line < "$fifo") &
 	n=$((n + 1))
 	left=$((left - 1))
 	if [ -z "$new" ] && [ $((n % STEP)) -eq 0 ]; then
@@ -110,8 +133,8 @@ while [ "$left" -gt 0 ]; do
 done
 # shellcheck disable=SC2086 # a list of pids
 kill $hogs
-wait 2>/dev/null
 hogs=""
+release
 
 if [ -z "$new" ]; then
 	echo "ok 1 new_window # SKIP no new 16 MiB window of the vmalloc area after $n processes"
