@@ -448,6 +448,142 @@ pkgs_install() {
 	[ "$rc" -eq 0 ] || { pkgs_why="apt-get install $* failed (exit $rc): $(tail -n 1 "$log") (log: $log)"; return 1; }
 }
 
+# A package the machine's own apt sources do not have (a base's
+# linux-source-BASE of a newer kernel) comes from the first of these
+# Debian suites that has it, from this archive, whose Release files are
+# signed with a key of this keyring (pkgs_fetch).  Only that package is
+# taken from the suite.
+pkgs_suites=(bookworm-backports trixie trixie-backports unstable experimental)
+pkgs_mirror=http://deb.debian.org/debian
+pkgs_keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# pkgs_machine_suites: the suites of the machine's own apt sources, in
+# their order, one a line.
+pkgs_machine_suites() {
+	# shellcheck disable=SC2016 # $(RELEASE): apt's, not the shell's
+	apt-get indextargets --no-release-info --format '$(RELEASE)' 'Identifier: Packages' 2>/dev/null |
+		awk 'NF && !seen[$0]++'
+}
+
+# pkgs_unindexed: the suites of the machine's own apt sources that have no
+# Packages index on this machine (never fetched), one a line.  (A suite
+# has a file for some of its targets only: none for binary-all, which
+# Debian's suites fold into each architecture's index.)
+pkgs_unindexed() {
+	local suite file
+	local -A all=() have=()
+	while read -r suite file; do
+		all[$suite]=1
+		! compgen -G "$file*" >/dev/null || have[$suite]=1
+	done < <(
+		# shellcheck disable=SC2016
+		apt-get indextargets --no-release-info --format '$(RELEASE) $(FILENAME)' 'Identifier: Packages' 2>/dev/null
+	)
+	for suite in "${!all[@]}"; do
+		[ -n "${have[$suite]:-}" ] || echo "$suite"
+	done
+}
+
+# pkgs_candidate PKG: the version of PKG the machine's own apt sources
+# offer (apt-cache policy's candidate, from their indexes as they are);
+# nothing when they have none.
+pkgs_candidate() {
+	local c
+	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p')
+	[ "$c" = "(none)" ] || printf '%s' "$c"
+}
+
+# pkgs_fetch STAGE LOG PKG: download PKG's .deb from the first suite of
+# pkgs_suites that has it (a suite of the machine's own sources is left
+# out: pkgs_candidate asks those), its newest version there.  Each suite is
+# asked with apt on state of its own, $BUILD/apt/SUITE/: a config read
+# after the machine's (its proxy and other Acquire settings hold) that
+# names this suite as the only source, with Signed-By pkgs_keyring, no
+# preferences, an empty dpkg status, its own indexes and cache, and no
+# update hooks; only main's Packages index of the host's architecture is
+# fetched, and kept for the next run.  Nothing of the machine's apt (its
+# sources, pins, indexes, installed packages) is read or written, so the
+# machine's choice of its other packages stays as it was, and nothing but
+# the file comes from the suite.  The suites after the one that has PKG are
+# not asked.  Sets pkgs_deb (the file, in $BUILD/apt/debs), pkgs_suite and
+# pkgs_version; returns 1, with the reason in pkgs_why, when no suite has
+# PKG (naming every suite it looked in) or a suite could not be read.
+pkgs_fetch() {
+	local stage=$1 log=$2 pkg=$3 arch suite d own=() looked="" ver size rc=0
+	local debs=$BUILD/apt/debs
+	arch=$(dpkg --print-architecture)
+	mapfile -t own < <(pkgs_machine_suites)
+	for suite in "${own[@]}"; do
+		looked+="${looked:+, }$suite"
+	done
+	looked="the machine's sources (${looked:-none})"
+	mkdir -p "$(dirname "$log")"
+	for suite in "${pkgs_suites[@]}"; do
+		[[ " ${own[*]} " != *" $suite "* ]] || continue
+		looked+=", $suite"
+		d=$BUILD/apt/$suite
+		mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/parts"
+		: >"$d/status"
+		printf '%s\n' "Types: deb" "URIs: $pkgs_mirror" "Suites: $suite" "Components: main" \
+			"Architectures: $arch" "Targets: Packages" "Signed-By: $pkgs_keyring" >"$d/debian.sources"
+		printf '%s\n' \
+			"Dir::Etc::SourceList \"$d/debian.sources\";" "Dir::Etc::SourceParts \"$d/parts\";" \
+			"Dir::Etc::Preferences \"$d/preferences\";" "Dir::Etc::PreferencesParts \"$d/parts\";" \
+			"Dir::State::Lists \"$d/lists\";" "Dir::State::status \"$d/status\";" \
+			"Dir::State::extended_states \"$d/extended_states\";" \
+			"Dir::Cache \"$d/cache\";" 'Dir::Cache::pkgcache "";' 'Dir::Cache::srcpkgcache "";' \
+			'Acquire::Languages "none";' '#clear APT::Update::Pre-Invoke;' \
+			'#clear APT::Update::Post-Invoke;' '#clear APT::Update::Post-Invoke-Success;' >"$d/apt.conf"
+		say "$stage" "looking for $pkg in Debian $suite ($pkgs_mirror)"
+		# (A mirror in the middle of a sync: a second time, as pkgs_update.)
+		if ! waited apt-get -c "$d/apt.conf" update >>"$log" 2>&1 &&
+		   ! waited apt-get -c "$d/apt.conf" update >>"$log" 2>&1; then
+			pkgs_why="apt-get update of Debian $suite ($pkgs_mirror) failed: $({ grep '^E: ' "$log" || true; } | tail -n 1 | cut -c1-150) (log: $log)"
+			return 1
+		fi
+		ver=$(apt-cache -c "$d/apt.conf" policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
+		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
+			continue
+		fi
+		size=$(apt-cache -c "$d/apt.conf" show "$pkg=$ver" 2>/dev/null | sed -n '1,/^$/s/^Size: //p')
+		say "$stage" "$pkg $ver: from Debian $suite, downloading ($((${size:-0} / 1000000)) MB)"
+		mkdir -p "$debs"
+		rm -f "$debs/${pkg}_"*
+		(cd "$debs" && apt-get -c "$d/apt.conf" download "$pkg=$ver") >>"$log" 2>&1 &
+		wait_progress "$stage" "$log" $! || rc=$?
+		pkgs_deb=$(find "$debs" -maxdepth 1 -name "${pkg}_*.deb" -print -quit)
+		if [ "$rc" -ne 0 ] || [ -z "$pkgs_deb" ]; then
+			pkgs_why="apt-get download $pkg=$ver from Debian $suite failed (exit $rc) (log: $log)"
+			return 1
+		fi
+		# shellcheck disable=SC2034 # for the caller
+		pkgs_suite=$suite pkgs_version=$ver
+		return 0
+	done
+	pkgs_why="no Debian suite has $pkg (looked in: $looked)"
+	return 1
+}
+
+# pkgs_install_deb STAGE LOG DEB: install the package file DEB with apt-get
+# (pkgs_install), never removing a package; a dependency that is not
+# installed comes from the machine's own sources, whose indexes are then
+# updated first (pkgs_update).  With every dependency installed, nothing
+# but DEB is installed and nothing is fetched.  Returns 1, with the reason
+# in pkgs_why (the dependency apt could not satisfy, if that is why).
+pkgs_install_deb() {
+	local stage=$1 log=$2 deb sim dep
+	deb=$(realpath "$3")
+	sim=$(apt-get install -s --no-install-recommends --no-remove "$deb" 2>&1) || sim=""
+	if [ "$(grep -c '^Inst ' <<<"$sim")" -eq 1 ]; then
+		# shellcheck disable=SC2034 # read by pkgs_update, under pkgs_install
+		local pkgs_updated=1
+	fi
+	pkgs_install "$stage" "$log" --no-install-recommends --no-remove -- "$deb" && return 0
+	dep=$(grep -m1 -E ' : (Pre-)?Depends: ' "$log" | sed 's/^ *//') || true
+	pkgs_why="${dep:+$dep: }$pkgs_why"
+	return 1
+}
+
 # fragments_not_taken CONFIG FRAGMENT...: print the fragments' CONFIG_ lines
 # that CONFIG does not have (merge_config.sh only warns about them).  A later
 # fragment overrides an earlier one, as in merge_config.sh; "=n" means absent.

@@ -21,9 +21,10 @@ if [ ${#bases[@]} -eq 0 ]; then
 	mapfile -t bases <<<"$bases_text"
 fi
 
+# (gpg and gpg-agent: tests/py/test_pkgs_fetch.py signs its stand-in archive.)
 pkgs=(make gcc git bc bison flex libssl-dev libelf-dev kmod cpio rsync xz-utils
 	gzip python3 python3-yaml gcc-arm-linux-gnueabihf qemu-system-arm shellcheck quilt coccinelle
-	sparse python3-sphinx ccache device-tree-compiler liburcu-dev)
+	sparse python3-sphinx ccache device-tree-compiler liburcu-dev gpg gpg-agent)
 [ -n "${KERNEL_SRC:-}" ] || for b in "${bases[@]}"; do pkgs+=("linux-source-$b"); done
 
 # The memblock simulator's run with a 32-bit phys_addr_t, as non-LPAE ARM
@@ -51,6 +52,25 @@ fi
 sudo=$(pkgs_sudo) ||
 	die deps "" "not root and no sudo: install ${missing[*]} (and dpkg --add-architecture armhf)"
 : >"$log"
+
+# A base whose linux-source-BASE the machine's own sources do not offer
+# (no candidate in their indexes, which are updated first only if one of
+# its suites has none): that package alone, from the first Debian suite
+# that has it (lib.sh pkgs_fetch), fetched before anything is installed.
+own=() debs=()
+for p in "${missing[@]}"; do
+	if [ "${p#linux-source-}" != "$p" ]; then
+		[ -z "$(pkgs_unindexed)" ] || pkgs_update deps "$log"
+		if [ -z "$(pkgs_candidate "$p")" ]; then
+			pkgs_fetch deps "$log" "$p" || die deps "" "$pkgs_why"
+			say deps "$p $pkgs_version: from Debian $pkgs_suite (the machine's sources do not have it); nothing else is taken from $pkgs_suite"
+			debs+=("$pkgs_deb")
+			continue
+		fi
+	fi
+	own+=("$p")
+done
+missing=("${own[@]}")
 # A new architecture needs its indexes: the next update is a real one.
 # shellcheck disable=SC2086 # $sudo: "sudo" or nothing
 if [ $armhf -eq 0 ]; then
@@ -68,6 +88,11 @@ elif [ $armhf -eq 0 ]; then
 	# the armhf indexes, for busybox-static:armhf (scripts/stages/rootfs.sh)
 	pkgs_update deps "$log"
 fi
+# (The file is not kept: dpkg has the package.)
+for deb in "${debs[@]}"; do
+	pkgs_install_deb deps "$log" "$deb" || die deps "" "${deb##*/}: $pkgs_why"
+	rm -f "$deb"
+done
 # (with its recommends: the cross compiler's C library; --no-remove: never
 # at the cost of another package)
 if [ ${#missing32[@]} -gt 0 ] && ! pkgs_install deps "$log" --no-remove -- "${missing32[@]}"; then
