@@ -471,15 +471,15 @@ pkgs_machine_suites() {
 # Debian's suites fold into each architecture's index.)
 pkgs_unindexed() {
 	local suite file
-	local -A all=() have=()
+	local -A known=() have=()
 	while read -r suite file; do
-		all[$suite]=1
+		known[$suite]=1
 		! compgen -G "$file*" >/dev/null || have[$suite]=1
 	done < <(
 		# shellcheck disable=SC2016
 		apt-get indextargets --no-release-info --format '$(RELEASE) $(FILENAME)' 'Identifier: Packages' 2>/dev/null
 	)
-	for suite in "${!all[@]}"; do
+	for suite in "${!known[@]}"; do
 		[ -n "${have[$suite]:-}" ] || echo "$suite"
 	done
 }
