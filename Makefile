@@ -9,12 +9,13 @@
 #                 LAVA jobs; ends "N passed, N failed, N skipped" and the time
 #                 of each stage
 #   make gates    the series' review gates on BASE: lint, the Coccinelle corpus,
-#                 compile coverage, the memblock simulator, the mbox test
+#                 compile coverage and bisection, the memblock simulator, the
+#                 mbox test (two chains of gates at the same time)
 #   make lint     checkpatch --strict, subjects and Signed-off-by, kernel-doc,
 #                 Fixes: tags, quilt push -a, htmldocs
 #   make compile-test  the objects the series touches, W=1 C=1, on the configs
-#                 of configs/compile.tsv, new warnings against the base, and
-#                 each prefix of the series
+#                 of configs/compile.tsv, new warnings against the base (gate
+#                 compile-BASE), then each prefix of the series (bisect-BASE)
 #   make cocci    the series' Coccinelle check on its labelled corpus; DIR=drivers/foo
 #                 also reports the hits under a kernel directory
 #   make judge-test  the judge (scripts/stages/judge.py) on its fixtures
@@ -131,7 +132,9 @@ reliability:
 
 compile-test:
 	@scripts/stages/deps.sh $(BASE)
-	@src=$$(scripts/stages/tree.sh $(BASE)) && scripts/gates/compile-test.sh "$$src" $(BASE)
+	@src=$$(scripts/stages/tree.sh $(BASE)) && rc=0 && \
+	{ scripts/gates/compile-test.sh "$$src" $(BASE) rows || rc=1; } && \
+	{ scripts/gates/compile-test.sh "$$src" $(BASE) bisect || rc=1; } && exit $$rc
 
 bench:
 	@scripts/stages/deps.sh 6.12

@@ -7,8 +7,9 @@
 # on its fixtures and ShellCheck (scripts/gates/judge-test.sh, seconds: every
 # verdict after it is the judge's), and the tree stage's on a stand-in
 # repository (tests/tree/run.sh, seconds); beside them and the rows, the
-# review gates (scripts/gates/gates.sh: lint on each base the rows use,
-# Coccinelle, compile coverage) from the start; the LAVA jobs, generated
+# review gates (scripts/gates/gates.sh: lint and the memblock simulator on
+# each base the rows use, Coccinelle, compile coverage, bisection, the mbox
+# test) from the start; the LAVA jobs, generated
 # and validated with LAVA's code, beside the rows too; after the rows and
 # the gates, the first row's qemu job run with lava-run and judged by the
 # same judge.  The gates and the LAVA jobs are bounded (GATES_TIMEOUT):
@@ -55,9 +56,9 @@ extra=()
 
 # The gates, in the background from the start (they take each base's tree
 # from scripts/stages/tree.sh, which one row or gate at a time prepares), at the
-# rows' priority (GATES_NICE=N lowers theirs): they are one process after
-# another, mostly on one core, and niced they were left to run alone, on
-# one core, for the last 3 minutes of a cold run, after the rows.
+# rows' priority (GATES_NICE=N lowers theirs): they are two chains of one
+# gate after another (gates.sh), and niced they are left to run after the
+# rows, on the cores the rows no longer use, at the end of a cold run.
 gates_pid=""
 gates_nice=${GATES_NICE:-0}
 case $gates_nice in

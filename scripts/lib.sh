@@ -246,23 +246,26 @@ tree_base() {
 	git -C "$1" rev-parse -q --verify 'refs/tags/base^{commit}'
 }
 
-# scratch_worktree SRC: the git worktree of the kernel tree SRC in which
-# the gates check out other commits than SRC's own (the base, a prefix of
-# the series, the mboxes applied with git am), SRC itself untouched:
-# BUILD/src/NAME-wt, NAME being SRC's folder.  Prints its path.  Made
-# once, with a detached HEAD and no file checked out, and kept from command
-# to command: a checkout of a whole kernel tree costs about 33 s of CPU.
-# Made anew when it is not a worktree of SRC's repository (SRC made anew,
-# the folder removed).  What a command stopped in it left is undone: git's
+# scratch_worktree SRC [SUFFIX]: a git worktree of the kernel tree SRC in
+# which the gates check out other commits than SRC's own (the base, a
+# prefix of the series, the mboxes applied with git am), SRC itself
+# untouched: BUILD/src/NAME-wt, NAME being SRC's folder; with SUFFIX
+# another one, BUILD/src/NAME-SUFFIX-wt (the bisection's, which runs beside
+# the compile coverage and the mbox test).  Prints its path.  Made once,
+# with a detached HEAD and no file checked out, and kept from command to
+# command: a checkout of a whole kernel tree costs about 33 s of CPU.  Made
+# anew when it is not a worktree of SRC's repository (SRC made anew, the
+# folder removed).  What a command stopped in it left is undone: git's
 # index lock, a git am or cherry-pick in progress, the files it wrote that
 # its index does not have.  Its HEAD, index and files are otherwise the
 # last user's: a caller checks out the commit it needs with git checkout
 # -f, and commits there on a detached HEAD only.  Only under the build
-# lock (no other command can be using it).  Fails, saying why on stderr,
-# when it cannot be made.
+# lock (no other command can be using it), and by one gate at a time
+# (scripts/gates/gates.sh runs the gates that share one in the same
+# chain).  Fails, saying why on stderr, when it cannot be made.
 scratch_worktree() {
 	local src=${1%/} wt common left
-	wt=$BUILD/src/${src##*/}-wt
+	wt=$BUILD/src/${src##*/}${2:+-$2}-wt
 	if [ "${BUILD_LOCKED:-}" != "$BUILD" ]; then
 		echo "scratch_worktree: not under the lock of $BUILD (build_lock)" >&2
 		return 1

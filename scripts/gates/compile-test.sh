@@ -1,56 +1,72 @@
 #!/bin/bash
 # Compile coverage of the series, its W=1 and sparse warnings against the
-# base, and its bisectability, without building whole kernels:
-#   - for each row of configs/compile.tsv (a defconfig plus fragments), the
-#     objects the series touches that the config builds are compiled with
-#     W=1 C=1 (sparse) and each header the series touches is compiled on its
-#     own; every warning (file and text, not line) is compared with the same
-#     config at the base: one the base does not have fails the row.  The
-#     base builds only the objects that read a warned file (their .cmd
-#     files say which), none when the series has no warning, and all of
-#     them for the first row, whose base warnings the prefixes compare with;
-#   - each prefix of the series compiles the objects it touches, in the first
-#     row's config, with W=1, no error and no warning the base does not have;
-#     one build folder, incremental: a prefix rebuilds what its patch changed
-#     (a prefix that changes no C file, header, Kconfig or Makefile of the
-#     kernel builds what the one before it built).
-# Everything is built in one git worktree of SRC (lib.sh scratch_worktree:
-# BUILD/src/linux-BASE-wt for BUILD/src/linux-BASE, kept from run to run,
-# the mbox test's too), checked out at the series, the base or a prefix,
-# and one build folder (BUILD/compile/BASE/o), reconfigured row by row:
-# Kbuild's host tools are built once, and going from the series to the
-# base within a row rebuilds only what the series' files and symbols touch.
-# The base's .config is the series' one, run through syncconfig at the base
-# (the series' symbols dropped, every other value the same).  One PASS/FAIL
-# line per row and per prefix, also in BUILD/results/compile-BASE/results.tsv.
-# A run on the same commits, configs and scripts keeps the previous results.
+# base, and its bisectability, without building whole kernels: two gates,
+# which scripts/gates/gates.sh runs at the same time, each in a git
+# worktree and a build folder of its own.
+#   rows (compile-BASE): for each row of configs/compile.tsv (a defconfig
+#     plus fragments), the objects the series touches that the config
+#     builds are compiled with W=1 C=1 (sparse) and each header the series
+#     touches is compiled on its own; every warning (file and text, not
+#     line) is compared with the same config at the base: one the base does
+#     not have fails the row.  The base builds only the objects that read a
+#     warned file (their .cmd files say which), none when the series has no
+#     warning.  Worktree BUILD/src/linux-BASE-wt (the mbox test's too), build
+#     folder BUILD/compile/BASE/o, reconfigured row by row: Kbuild's host
+#     tools are built once, and going from the series to the base within a
+#     row rebuilds only what the series' files and symbols touch.
+#   bisect (bisect-BASE): each prefix of the series compiles the objects it
+#     touches, in the first row's config, with W=1, no error and no warning
+#     the base does not have (the series' objects built at the base first,
+#     in the same config); one build folder, incremental: a prefix rebuilds
+#     what its patch changed (a prefix that changes no C file, header,
+#     Kconfig or Makefile of the kernel builds what the one before it
+#     built).  Worktree BUILD/src/linux-BASE-bisect-wt, build folder
+#     BUILD/compile/BASE/bisect.
+# The worktrees (lib.sh scratch_worktree) are kept from run to run and
+# checked out at the series, the base or a prefix.  The base's .config is
+# the series' one, run through syncconfig at the base (the series' symbols
+# dropped, every other value the same).  One PASS/FAIL line per row or
+# prefix, also in BUILD/results/GATE/results.tsv.  A run on the same
+# commits, configs and scripts keeps the previous results.
 #
-# Usage: [JOBS=N] scripts/gates/compile-test.sh SRC BASE
+# Usage: [JOBS=N] scripts/gates/compile-test.sh SRC BASE [rows|bisect]
+#   (default: rows)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 build_lock "$@"
 
-src=$(realpath -m "${1:?usage: compile-test.sh SRC BASE}")
-base=${2:?usage: compile-test.sh SRC BASE}
+usage="usage: compile-test.sh SRC BASE [rows|bisect]"
+src=$(realpath -m "${1:?$usage}")
+base=${2:?$usage}
+mode=${3:-rows}
 jobs=${JOBS:-$(nproc)}
-res=$BUILD/results/compile-$base
 cdir=$BUILD/compile/$base
+# Per mode: the stage its messages name, the gate, the scratch worktree's
+# suffix, the build folder, where the rows' .config files are kept.
+case $mode in
+rows) stage=compile wtname="" o=$cdir/o saved=$cdir/ ;;
+bisect) stage=bisect wtname=bisect o=$cdir/bisect saved=$cdir/bisect- ;;
+*) die compile "" "$usage (not '$mode')" ;;
+esac
+gate=$stage-$base
+res=$BUILD/results/$gate
 tsv=$res/results.tsv
-log=$res/compile.log
+log=$res/$stage.log
 mkdir -p "$res" "$cdir"
 
 base_rev=$(tree_base "$src") ||
-	die compile "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/stages/tree.sh)"
+	die "$stage" "" "$src has no tag 'base' and no note of the commit under the series (prepare it with scripts/stages/tree.sh)"
 mapfile -t commits < <(git -C "$src" rev-list --reverse "$base_rev"..HEAD)
-[ ${#commits[@]} -gt 0 ] || die compile "" "$src has no commits on top of 'base'"
+[ ${#commits[@]} -gt 0 ] || die "$stage" "" "$src has no commits on top of 'base'"
 
 # Trees, not commit ids: re-applying the same series gives new commit ids.
-key=$({ git -C "$src" log --format=%T "$base_rev"..HEAD
+key=$({ echo "$mode"
+	git -C "$src" log --format=%T "$base_rev"..HEAD
 	cat "$TOP/configs/compile.tsv" "$TOP"/configs/compile/*.config "$0" "$TOP/scripts/lib.sh"
 } | sha1sum | cut -c1-40)
 if [ -s "$tsv" ] && [ "$(cat "$res/key" 2>/dev/null)" = "$key" ]; then
-	say compile "series, configs and scripts unchanged: results of the last run"
-	report "compile-$base"
+	say "$stage" "series, configs and scripts unchanged: results of the last run"
+	report "$gate"
 	exit
 fi
 rm -f "$res/key" "$res"/*.log "$res"/*.warnings "$res"/*.new-warnings
@@ -59,8 +75,8 @@ rm -f "$res/key" "$res"/*.log "$res"/*.warnings "$res"/*.new-warnings
 
 # The worktree, whatever an earlier command left checked out there: each
 # build checks its commit out first.
-wt=$(scratch_worktree "$src") || die compile "" "no git worktree of $src under $BUILD/src"
-checkout() { run_logged compile "$log" git -C "$wt" checkout -q -f --detach "$1"; }
+wt=$(scratch_worktree "$src" "$wtname") || die "$stage" "" "no git worktree of $src under $BUILD/src"
+checkout() { run_logged "$stage" "$log" git -C "$wt" checkout -q -f --detach "$1"; }
 
 # The kernel's C files, not the user-space tests' (tools/: the memblock
 # simulator's cases, which scripts/gates/memblock-test.sh builds and runs).
@@ -79,7 +95,7 @@ mapfile -t hfiles < <(git -C "$src" diff --name-only base HEAD -- 'include/*.h' 
 kconfig() {
 	local tree=$1 o=$2 target=$3
 	[ "$target" != olddefconfig ] || rm -f "$o/include/config/auto.conf"
-	run_logged compile "$log" make -C "$tree" O="$o" "$target" </dev/null
+	run_logged "$stage" "$log" make -C "$tree" O="$o" "$target" </dev/null
 }
 
 # configure TREE O DEFCONFIG FRAGMENT...: O's .config from the defconfig and
@@ -93,7 +109,7 @@ configure() {
 	stamp=$({ git -C "$tree" rev-parse HEAD; echo "$defconfig"; cat "$@"; } | sha1sum)
 	[ "$(cat "$o/.compile-stamp" 2>/dev/null)" != "$stamp" ] || return 0
 	mkdir -p "$o"
-	run_logged compile "$log" env -C "$tree" scripts/kconfig/merge_config.sh -O "$o" \
+	run_logged "$stage" "$log" env -C "$tree" scripts/kconfig/merge_config.sh -O "$o" \
 		-m "arch/arm/configs/$defconfig" "$@"
 	kconfig "$tree" "$o" olddefconfig
 	echo "$stamp" >"$o/.compile-stamp"
@@ -199,82 +215,104 @@ headers() {
 	done
 }
 
-# The rows: the series' objects and headers, then the base's.
-mapfile -t table < <(sed -e '/^#/d' -e '/^$/d' "$TOP/configs/compile.tsv" | tail -n +2)
-head=${commits[${#commits[@]} - 1]}
-o=$cdir/o
-rows=()
-for line in "${table[@]}"; do
-	IFS=$'\t' read -r name defconfig fragments <<<"$line"
-	rows+=("$name")
+# row_config LINE: a line of configs/compile.tsv configured at the series
+# (name, defconfig and fragments then set, the .config kept as
+# SAVED-NAME.config); returns 1, with the row failed, when a fragment's
+# value is not in the .config.
+row_config() {
+	IFS=$'\t' read -r name defconfig fragments <<<"$1"
 	read -ra frags <<<"$fragments"
 	frags=("${frags[@]/#/$TOP/configs/compile/}")
-	say compile "$name: $defconfig + $fragments"
+	say "$stage" "$name: $defconfig + $fragments"
 	checkout "$head"
 	configure "$wt" "$o" "$defconfig" "${frags[@]}"
 	bad=$(fragments_not_taken "$o/.config" "${frags[@]}")
 	if [ -n "$bad" ]; then
 		record FAIL "$name" "fragment values not in the .config: $bad"
-		continue
+		return 1
 	fi
-	cp "$o/.config" "$cdir/$name.config"
-	mapfile -t objs < <(objects "$wt" "$o")
-	if [ ${#objs[@]} -eq 0 ]; then
-		record FAIL "$name" "$(no_objects)"
-		continue
-	fi
-	rc=0
-	compile "$wt" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
-	[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
-	if [ "$rc" -ne 0 ]; then
-		record FAIL "$name" "build failed: $(grep -m1 error: <<<"$(warnings "$wt" "$res/$name.log")" ||
-			tail -n 1 "$res/$name.log"), log: $res/$name.log"
-		continue
-	fi
-	warnings "$wt" "$res/$name.log" >"$res/$name.warnings"
-	detail="${#objs[@]} objects, ${#hfiles[@]} headers, $(wc -l <"$res/$name.warnings") warnings"
-	# No warning: nothing to compare with the base (except for the first
-	# row, whose base warnings the prefixes are compared with).
-	if [ ! -s "$res/$name.warnings" ] && [ "$name" != "${rows[0]}" ]; then
-		: >"$res/$name.base.warnings"
-		record PASS "$name" "$detail"
-		continue
-	fi
-	# The objects the base must build to explain the warnings (all of
-	# them for the first row): read before the checkout, which leaves
-	# the series' .cmd files in place until the base rebuilds them.
-	if [ "$name" = "${rows[0]}" ]; then
-		need=("${objs[@]}")
-	else
-		mapfile -t need < <(warned_objects "$o" "$res/$name.warnings" "${objs[@]}")
-	fi
-	# The same config at the base: the series' .config without its symbols.
+	cp "$o/.config" "$saved$name.config"
+}
+
+# base_warnings NAME OBJECT...: the same config at the base (the series'
+# .config without its symbols), those of the objects it builds there
+# (bobjs) built, their warnings in RES/NAME.base.warnings.
+base_warnings() {
+	local name=$1
+	shift
 	checkout "$base_rev"
 	kconfig "$wt" "$o" syncconfig
 	rm -f "$o/.compile-stamp"
-	mapfile -t bobjs < <(objects "$wt" "$o" | grep -Fxf <(printf '%s\n' "${need[@]}") || true)
+	mapfile -t bobjs < <(objects "$wt" "$o" | grep -Fxf <(printf '%s\n' "$@") || true)
 	if [ ${#bobjs[@]} -gt 0 ]; then
 		compile "$wt" "$o" "$res/$name.base.log" "${bobjs[@]}" ||
-			die compile "$res/$name.base.log" "$name: the base does not build"
+			die "$stage" "$res/$name.base.log" "$name: the base does not build"
 	else
 		: >"$res/$name.base.log"
 	fi
 	warnings "$wt" "$res/$name.base.log" >"$res/$name.base.warnings"
-	new=$(comm -13 "$res/$name.base.warnings" "$res/$name.warnings")
-	detail+=", all also at the base (${#bobjs[@]} objects built there)"
-	if [ -z "$new" ]; then
-		record PASS "$name" "$detail"
-	else
-		printf '%s\n' "$new" >"$res/$name.new-warnings"
-		record FAIL "$name" "$(wc -l <<<"$new") new warning(s), first: $(head -n 1 <<<"$new"); all: $res/$name.new-warnings"
-	fi
-done
+}
 
-# Bisection: each prefix of the series, in the first row's config, in the
-# same folder (incremental: a prefix rebuilds what its patch changed).
-first=${rows[0]}
-touch "$res/$first.base.warnings"
-rm -f "$o/.compile-stamp"
+mapfile -t table < <(sed -e '/^#/d' -e '/^$/d' "$TOP/configs/compile.tsv" | tail -n +2)
+head=${commits[${#commits[@]} - 1]}
+
+# The rows: the series' objects and headers, then the base's.
+if [ "$mode" = rows ]; then
+	for line in "${table[@]}"; do
+		row_config "$line" || continue
+		mapfile -t objs < <(objects "$wt" "$o")
+		if [ ${#objs[@]} -eq 0 ]; then
+			record FAIL "$name" "$(no_objects)"
+			continue
+		fi
+		rc=0
+		compile "$wt" "$o" "$res/$name.log" "${objs[@]}" || rc=$?
+		[ "$rc" -ne 0 ] || headers "$o" "$res/$name.log" || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			record FAIL "$name" "build failed: $(grep -m1 error: <<<"$(warnings "$wt" "$res/$name.log")" ||
+				tail -n 1 "$res/$name.log"), log: $res/$name.log"
+			continue
+		fi
+		warnings "$wt" "$res/$name.log" >"$res/$name.warnings"
+		detail="${#objs[@]} objects, ${#hfiles[@]} headers, $(wc -l <"$res/$name.warnings") warnings"
+		# No warning: nothing to compare with the base.
+		if [ ! -s "$res/$name.warnings" ]; then
+			: >"$res/$name.base.warnings"
+			record PASS "$name" "$detail"
+			continue
+		fi
+		# The objects the base must build to explain the warnings: read
+		# before the checkout, which leaves the series' .cmd files in
+		# place until the base rebuilds them.
+		mapfile -t need < <(warned_objects "$o" "$res/$name.warnings" "${objs[@]}")
+		base_warnings "$name" "${need[@]}"
+		new=$(comm -13 "$res/$name.base.warnings" "$res/$name.warnings")
+		detail+=", all also at the base (${#bobjs[@]} objects built there)"
+		if [ -z "$new" ]; then
+			record PASS "$name" "$detail"
+		else
+			printf '%s\n' "$new" >"$res/$name.new-warnings"
+			record FAIL "$name" "$(wc -l <<<"$new") new warning(s), first: $(head -n 1 <<<"$new"); all: $res/$name.new-warnings"
+		fi
+	done
+	echo "$key" >"$res/key"
+	report "$gate"
+	exit
+fi
+
+# Bisection: the first row's config at the series, the base's warnings in
+# it (every object of the series that the base has, built there, W=1),
+# then each prefix of the series, in the same folder (incremental: a
+# prefix rebuilds what its patch changed, the first one what the series
+# changed up to it from the base).
+if ! row_config "${table[0]}"; then
+	report "$gate"
+	exit 1
+fi
+first=$name
+mapfile -t need < <(objects "$wt" "$o")
+SPARSE=0 base_warnings "$first" "${need[@]}"
+say "$stage" "$first at the base: ${#bobjs[@]} objects, $(wc -l <"$res/$first.base.warnings") warnings"
 n=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
@@ -288,7 +326,7 @@ for c in "${commits[@]}"; do
 	# The first row's values for the symbols this prefix has (a new
 	# symbol would otherwise get its default).
 	if [ "$n" -eq 1 ] || ! git -C "$src" diff --quiet "$c~1" "$c" -- '*Kconfig*'; then
-		cp "$cdir/$first.config" "$o/.config"
+		cp "$saved$first.config" "$o/.config"
 		kconfig "$wt" "$o" syncconfig
 	fi
 	mapfile -t objs < <(objects "$wt" "$o")
@@ -297,11 +335,8 @@ for c in "${commits[@]}"; do
 		continue
 	fi
 	blog=$res/bisect-$(printf '%02d' "$n").log
-	say compile "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
-	# The first prefix builds its objects anew: the folder held another config.
-	keep=1
-	[ "$n" -gt 1 ] || keep=""
-	if ! KEEP=$keep SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
+	say "$stage" "prefix $n/${#commits[@]}: $subject (${#objs[@]} objects)"
+	if ! KEEP=1 SPARSE=0 compile "$wt" "$o" "$blog" "${objs[@]}"; then
 		record FAIL "bisect/$n" "$subject: build failed: $(grep -m1 'error:' "$blog" || tail -n 1 "$blog"), log: $blog"
 		continue
 	fi
@@ -313,4 +348,4 @@ for c in "${commits[@]}"; do
 	fi
 done
 echo "$key" >"$res/key"
-report "compile-$base"
+report "$gate"

@@ -13,14 +13,14 @@
 #     applies with git am on the pristine 6.12 base after the mboxes it
 #     needs, and on 6.1 where patches/subseries says so; checkpatch.pl
 #     --strict passes on each of its patches; and it builds: the tree it
-#     makes with what it needs is a prefix of the stack, which the compile
-#     coverage builds patch by patch (make compile-test), or else its
-#     touched objects are compiled here (the KASAN fix, alone on the base:
-#     arch/arm/mm/kasan_init.o in the debug rows' configuration).
+#     makes with what it needs is a prefix of the stack, which the
+#     bisection builds patch by patch (bisect-BASE, make compile-test), or
+#     else its touched objects are compiled here (the KASAN fix, alone on
+#     the base: arch/arm/mm/kasan_init.o in the debug rows' configuration).
 # The mboxes are applied in each tree's scratch worktree (lib.sh
-# scratch_worktree, kept from run to run; make mbox's and make
-# compile-test's too).  One PASS/FAIL line per case, in
-# build/results/mbox/results.tsv.
+# scratch_worktree, kept from run to run; make mbox's and the compile
+# coverage's rows' too: scripts/gates/gates.sh runs them one after the
+# other).  One PASS/FAIL line per case, in build/results/mbox/results.tsv.
 #
 # Usage: tests/mbox/run.sh
 set -euo pipefail
