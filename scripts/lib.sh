@@ -487,12 +487,14 @@ pkgs_unindexed() {
 	done
 }
 
-# pkgs_candidate PKG: the version of PKG the machine's own apt sources
-# offer (apt-cache policy's candidate, from their indexes as they are);
+# pkgs_candidate PKG [APT-OPTION...]: the version of PKG the machine's own
+# apt sources offer (apt-cache policy's candidate, from their indexes as
+# they are), or those APT-OPTIONs name (-c CONFIG: pkgs_fetch's suite);
 # nothing when they have none.
 pkgs_candidate() {
-	local c
-	c=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^  Candidate: //p')
+	local c pkg=$1
+	shift
+	c=$(apt-cache "$@" policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
 	[ "$c" = "(none)" ] || printf '%s' "$c"
 }
 
@@ -544,10 +546,8 @@ pkgs_fetch() {
 			pkgs_why="apt-get update of Debian $suite ($pkgs_mirror) failed: $({ grep '^E: ' "$log" || true; } | tail -n 1 | cut -c1-150) (log: $log)"
 			return 1
 		fi
-		ver=$(apt-cache -c "$d/apt.conf" policy "$pkg" 2>/dev/null | sed -n 's/^  Candidate: //p')
-		if [ -z "$ver" ] || [ "$ver" = "(none)" ]; then
-			continue
-		fi
+		ver=$(pkgs_candidate "$pkg" -c "$d/apt.conf")
+		[ -n "$ver" ] || continue
 		size=$(apt-cache -c "$d/apt.conf" show "$pkg=$ver" 2>/dev/null | sed -n '1,/^$/s/^Size: //p')
 		say "$stage" "$pkg $ver: from Debian $suite, downloading ($((${size:-0} / 1000000)) MB)"
 		mkdir -p "$debs"
